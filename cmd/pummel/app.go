@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pummel-dev/pummel/machine"
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailed      = 1 // the run could not be carried out
+	exitUsage       = 2 // bad usage or input
+	exitInterrupted = 130
+)
+
+// exitError ends pummel with a code; an empty msg prints nothing.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+// run is pummel: it parses args, does the work and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(args, stdout, stderr)
+	args = normalizeArgs(args, specOf(app.Flags), commandNames(app))
+	err := app.RunContext(ctx, append([]string{"pummel"}, args...))
+	return report(err, stderr)
+}
+
+// report prints err as one line and returns its exit code.
+func report(err error, stderr io.Writer) int {
+	var usage usageError
+	var exit exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "pummel: %s\n", usage.msg)
+		return exitUsage
+	case errors.As(err, &exit):
+		if exit.msg != "" {
+			fmt.Fprintf(stderr, "pummel: %s\n", exit.msg)
+		}
+		return exit.code
+	}
+	fmt.Fprintf(stderr, "pummel: %s\n", err)
+	return exitFailed
+}
+
+func newApp(args []string, stdout, stderr io.Writer) *cli.App {
+	var o options
+	load := &loader{opts: &o, args: args, stdout: stdout, stderr: stderr}
+	app := &cli.App{
+		Name:                      "pummel",
+		Usage:                     "an HTTP/1.1 load generator",
+		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR]",
+		Version:                   machine.Version(version),
+		Flags:                     loadFlags(&o),
+		Action:                    load.run,
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		OnUsageError:              onUsageError,
+		ExitErrHandler:            func(*cli.Context, error) {}, // run() decides the exit code
+		DisableSliceFlagSeparator: true,                         // "-H 'Accept: a, b'" is one header
+		HideHelpCommand:           true,
+		Commands: []*cli.Command{
+			{Name: "run", Usage: "run a load test (the default command)", Flags: loadFlags(&o), Action: load.run, OnUsageError: onUsageError},
+			{Name: "demo", Usage: "load the built-in target in-process for a few seconds", Flags: loadFlags(&o), Action: load.demo, OnUsageError: onUsageError},
+			serveCommand(stderr),
+		},
+	}
+	return app
+}
+
+// onUsageError turns urfave/cli's parse errors into one line, exit 2.
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	msg := strings.TrimPrefix(err.Error(), "flag provided but not defined: ")
+	if msg != err.Error() {
+		return usageError{fmt.Sprintf("%s: unknown flag (pummel --help lists them)", msg)}
+	}
+	return usageError{err.Error()}
+}
+
+func commandNames(app *cli.App) map[string]bool {
+	names := map[string]bool{"help": true}
+	for _, c := range app.Commands {
+		for _, n := range c.Names() {
+			names[n] = true
+		}
+	}
+	return names
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestNormalizeArgs(t *testing.T) {
+	spec := flagSpec{
+		values: map[string]bool{"t": true, "threads": true, "c": true, "d": true, "n": true, "H": true, "header": true},
+		bools:  map[string]bool{"k": true, "latency": true},
+	}
+	commands := map[string]bool{"run": true, "serve": true}
+	tests := []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"wrk attached values", []string{"-t16", "-c1024", "-d10m", "--latency", "http://h/"},
+			[]string{"-t", "16", "-c", "1024", "-d", "10m", "--latency", "http://h/"}},
+		{"separate values", []string{"-t", "16", "http://h/"}, []string{"-t", "16", "http://h/"}},
+		{"long with equals", []string{"--threads=16", "http://h/"}, []string{"--threads=16", "http://h/"}},
+		{"flags after the URL", []string{"http://h/", "-c", "10", "-k"}, []string{"-c", "10", "-k", "http://h/"}},
+		{"ab line", []string{"-k", "-c", "32", "-n", "40000", "-H", "Authorization: Bearer x", "http://h/api"},
+			[]string{"-k", "-c", "32", "-n", "40000", "-H", "Authorization: Bearer x", "http://h/api"}},
+		{"header value starting with a dash", []string{"-H", "-x: y", "http://h/"}, []string{"-H", "-x: y", "http://h/"}},
+		{"suffix counts", []string{"-c1k", "-n", "1M", "u"}, []string{"-c", "1k", "-n", "1M", "u"}},
+		{"command stays first", []string{"run", "u", "-c2"}, []string{"run", "-c", "2", "u"}},
+		{"unknown flag left for the parser", []string{"-x", "u"}, []string{"-x", "u"}},
+		{"after double dash untouched", []string{"u", "--", "-c", "1"}, []string{"u", "--", "-c", "1"}},
+		{"value flag at the end", []string{"u", "-c"}, []string{"-c", "u"}},
+		{"single dash is positional", []string{"-"}, []string{"-"}},
+		{"empty", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := normalizeArgs(tt.in, spec, commands)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("normalizeArgs(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/urfave/cli/v2"
+)
+
+// loadFlags binds the load command's flags to o. Counts and durations are
+// strings here, parsed in options.config, so that "1k" and bare seconds work
+// and errors name the flag.
+func loadFlags(o *options) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "connections", Aliases: []string{"c"}, Value: "50", Destination: &o.connections, Usage: "keep-alive `N` connections held open for the whole run (k/M suffixes)"},
+		&cli.StringFlag{Name: "threads", Aliases: []string{"t"}, Destination: &o.threads, Usage: "`N` workers the connections are spread over (default: CPUs, at most -c)"},
+		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds; default 10s unless -n)"},
+		&cli.StringFlag{Name: "requests", Aliases: []string{"n"}, Destination: &o.requests, Usage: "stop after exactly `N` requests (with -d, whichever comes first)"},
+		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
+		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "keep connections alive (the default; accepted for ab users)"},
+		&cli.BoolFlag{Name: "no-keepalive", Destination: &o.noKeepAlive, Usage: "open a connection per request"},
+		&cli.StringFlag{Name: "method", Aliases: []string{"m"}, Destination: &o.method, Usage: "request `METHOD` (default GET, or POST with a body)"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.headers, Usage: "request header `\"Name: value\"` (repeatable)"},
+		&cli.StringFlag{Name: "body", Aliases: []string{"b"}, Destination: &o.body, Usage: "request `BODY`"},
+		&cli.StringFlag{Name: "body-file", Destination: &o.bodyFile, Usage: "read the request body from `FILE`"},
+		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Usage: "Content-Type `TYPE` of the body"},
+		&cli.StringFlag{Name: "expect-status", Destination: &o.expectStatus, Usage: "acceptable `STATUSES` (200, 200,204, 2xx); others count as validation errors"},
+		&cli.StringFlag{Name: "expect-body", Destination: &o.expectBody, Usage: "`TEXT` every response body must contain"},
+		&cli.StringFlag{Name: "unix", Destination: &o.unix, Usage: "connect to the Unix socket `PATH` instead of the URL's host"},
+		&cli.BoolFlag{Name: "insecure", Destination: &o.insecure, Usage: "do not verify the server's TLS certificate"},
+		&cli.StringFlag{Name: "cacert", Destination: &o.cacert, Usage: "trust the CA certificates in PEM `FILE`"},
+		&cli.StringFlag{Name: "cert", Destination: &o.cert, Usage: "client certificate PEM `FILE`"},
+		&cli.StringFlag{Name: "key", Destination: &o.key, Usage: "client key PEM `FILE`"},
+		&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
+		&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write the result to `FILE` (.json, .md or .txt; repeatable)"},
+		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "what goes to stdout: text, json or markdown"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no live progress"},
+		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL passwords in outputs"},
+	}
+}
+
+// specOf lists which flag names take values, for normalizeArgs.
+func specOf(flags []cli.Flag) flagSpec {
+	spec := flagSpec{values: map[string]bool{}, bools: map[string]bool{"help": true, "h": true}}
+	for _, f := range flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, name := range f.Names() {
+			if isBool {
+				spec.bools[strings.TrimSpace(name)] = true
+			} else {
+				spec.values[strings.TrimSpace(name)] = true
+			}
+		}
+	}
+	return spec
+}

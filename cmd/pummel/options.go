@@ -1,0 +1,214 @@
+package main
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/urfave/cli/v2"
+)
+
+// options holds the load command's flags, bound by urfave/cli.
+type options struct {
+	connections, threads, duration, requests, timeout string
+
+	keepAlive, noKeepAlive bool
+	method, body, bodyFile  string
+	contentType             string
+	headers                 cli.StringSlice
+	expectStatus            string
+	expectBody              string
+
+	unix, cacert, cert, key string
+	insecure                bool
+
+	latency, quiet, showSecrets bool
+	format                      string
+	outputs                     cli.StringSlice
+
+	target string // the URL, the one positional argument
+}
+
+// usageError is bad input: one line naming the flag, exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func badFlag(flag string, err error) error {
+	return usageError{fmt.Sprintf("%s: %v", flag, err)}
+}
+
+// config turns the options into a validated engine.Config.
+func (o *options) config() (engine.Config, error) {
+	var c engine.Config
+	var err error
+	if c.URL, err = parseTarget(o.target); err != nil {
+		return c, err
+	}
+	if err = o.shape(&c); err != nil {
+		return c, err
+	}
+	if err = o.request(&c); err != nil {
+		return c, err
+	}
+	if c.TLS, err = o.tls(); err != nil {
+		return c, err
+	}
+	c.UnixSocket = o.unix
+	if err := c.Validate(); err != nil {
+		return c, usageError{err.Error()}
+	}
+	return c, nil
+}
+
+func parseTarget(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, usageError{"URL: missing; usage: pummel [flags] http://host:port/path"}
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, usageError{fmt.Sprintf("URL: %q is not an http:// or https:// URL with a host", redactURL(s))}
+	}
+	return u, nil
+}
+
+// shape reads the load shape: connections, threads, duration, count, timeout.
+func (o *options) shape(c *engine.Config) error {
+	n, err := parseCount(o.connections)
+	if err != nil || n < 1 {
+		return badFlag("-c/--connections", orMin(err, o.connections))
+	}
+	c.Connections = int(n)
+	c.Threads = min(runtime.NumCPU(), c.Connections)
+	if o.threads != "" {
+		if n, err = parseCount(o.threads); err != nil || n < 1 {
+			return badFlag("-t/--threads", orMin(err, o.threads))
+		}
+		if int(n) > c.Connections {
+			return usageError{fmt.Sprintf("-t/--threads: %d threads for %d connections; use -t at most -c", n, c.Connections)}
+		}
+		c.Threads = int(n)
+	}
+	if o.requests != "" {
+		if c.Requests, err = parseCount(o.requests); err != nil || c.Requests < 1 {
+			return badFlag("-n/--requests", orMin(err, o.requests))
+		}
+	}
+	c.Duration = engine.DefaultDuration
+	if o.duration != "" || c.Requests > 0 {
+		c.Duration = 0
+	}
+	if o.duration != "" {
+		if c.Duration, err = parseDuration(o.duration); err != nil || c.Duration == 0 {
+			return badFlag("-d/--duration", orMin(err, o.duration))
+		}
+	}
+	if c.Timeout, err = parseDuration(o.timeout); err != nil || c.Timeout == 0 {
+		return badFlag("--timeout", orMin(err, o.timeout))
+	}
+	c.NoKeepAlive = o.noKeepAlive
+	return nil
+}
+
+// orMin explains a value that parsed but is zero.
+func orMin(err error, s string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%q must be at least 1", s)
+}
+
+// request reads the method, headers and body.
+func (o *options) request(c *engine.Config) error {
+	c.Method = o.method
+	for _, h := range o.headers.Value() {
+		hdr, err := parseHeader(h)
+		if err != nil {
+			return badFlag("-H/--header", err)
+		}
+		c.Headers = append(c.Headers, hdr)
+	}
+	if o.contentType != "" {
+		c.Headers = append(c.Headers, engine.Header{Name: "Content-Type", Value: o.contentType})
+	}
+	switch {
+	case o.body != "" && o.bodyFile != "":
+		return usageError{"-b/--body and --body-file: give one or the other"}
+	case o.body != "":
+		c.Body = []byte(o.body)
+	case o.bodyFile != "":
+		b, err := os.ReadFile(o.bodyFile)
+		if err != nil {
+			return badFlag("--body-file", err)
+		}
+		c.Body = b
+	}
+	var err error
+	if o.expectStatus != "" {
+		if c.Expect.Status, err = parseStatuses(o.expectStatus); err != nil {
+			return badFlag("--expect-status", err)
+		}
+	}
+	c.Expect.Body = []byte(o.expectBody)
+	return nil
+}
+
+// tls reads --insecure, --cacert, --cert and --key; nil means defaults.
+func (o *options) tls() (*tls.Config, error) {
+	if !o.insecure && o.cacert == "" && o.cert == "" && o.key == "" {
+		return nil, nil
+	}
+	cfg := &tls.Config{InsecureSkipVerify: o.insecure} //nolint:gosec // the user asked for it
+	if o.cacert != "" {
+		pem, err := os.ReadFile(o.cacert)
+		if err != nil {
+			return nil, badFlag("--cacert", err)
+		}
+		cfg.RootCAs = x509.NewCertPool()
+		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, badFlag("--cacert", fmt.Errorf("%s holds no PEM certificate", o.cacert))
+		}
+	}
+	if (o.cert == "") != (o.key == "") {
+		return nil, usageError{"--cert and --key: give both or neither"}
+	}
+	if o.cert != "" {
+		pair, err := tls.LoadX509KeyPair(o.cert, o.key)
+		if err != nil {
+			return nil, badFlag("--cert/--key", err)
+		}
+		cfg.Certificates = []tls.Certificate{pair}
+	}
+	return cfg, nil
+}
+
+// outputFormat checks --format and the -o extensions.
+func (o *options) outputFormat() error {
+	if _, ok := renderers[o.format]; !ok {
+		return usageError{fmt.Sprintf("--format: %q is not one of text, json, markdown", o.format)}
+	}
+	for _, path := range o.outputs.Value() {
+		if _, ok := renderers[formatOf(path)]; !ok {
+			return usageError{fmt.Sprintf("-o/--output: %q: use a .json, .md or .txt file name", path)}
+		}
+	}
+	return nil
+}
+
+// formatOf names the format of an output file by its extension.
+func formatOf(path string) string {
+	switch {
+	case strings.HasSuffix(path, ".json"):
+		return "json"
+	case strings.HasSuffix(path, ".md"), strings.HasSuffix(path, ".markdown"):
+		return "markdown"
+	case strings.HasSuffix(path, ".txt"):
+		return "text"
+	}
+	return ""
+}

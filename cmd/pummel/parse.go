@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine"
+)
+
+// parseCount reads a count with an optional k, M or G suffix (×1000,
+// as wrk): "64", "1k", "1.5M".
+func parseCount(s string) (int64, error) {
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"), strings.HasSuffix(s, "K"):
+		mult = 1e3
+	case strings.HasSuffix(s, "M"):
+		mult = 1e6
+	case strings.HasSuffix(s, "G"):
+		mult = 1e9
+	}
+	num := s
+	if mult > 1 {
+		num = s[:len(s)-1]
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || f*mult > math.MaxInt32*1e3 || f*mult != math.Trunc(f*mult) {
+		return 0, fmt.Errorf("%q is not a count (examples: 64, 1k, 1M)", s)
+	}
+	return int64(f * mult), nil
+}
+
+// parseDuration reads a duration: a Go duration ("500ms", "10s", "5m",
+// "1h") or bare seconds ("30", "1.5").
+func parseDuration(s string) (time.Duration, error) {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 || secs > math.MaxInt64/float64(time.Second) || math.IsNaN(secs) {
+			return 0, fmt.Errorf("%q is not a duration (examples: 500ms, 10s, 5m, 1h, 30)", s)
+		}
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration (examples: 500ms, 10s, 5m, 1h, 30)", s)
+	}
+	return d, nil
+}
+
+// parseStatuses reads "200", "200,204" or "2xx,301".
+func parseStatuses(s string) ([]engine.StatusRange, error) {
+	var out []engine.StatusRange
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if len(part) == 3 && part[1:] == "xx" && part[0] >= '1' && part[0] <= '5' {
+			lo := int(part[0]-'0') * 100
+			out = append(out, engine.StatusRange{Lo: lo, Hi: lo + 99})
+			continue
+		}
+		code, err := strconv.Atoi(part)
+		if err != nil || code < 100 || code > 599 {
+			return nil, fmt.Errorf("%q is not a status list (examples: 200, 200,204, 2xx)", s)
+		}
+		out = append(out, engine.StatusRange{Lo: code, Hi: code})
+	}
+	return out, nil
+}
+
+// parseHeader reads "Name: value".
+func parseHeader(s string) (engine.Header, error) {
+	name, value, ok := strings.Cut(s, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+		return engine.Header{}, fmt.Errorf("%q is not a header (example: \"Accept: text/html\")", s)
+	}
+	value = strings.TrimSpace(value)
+	if strings.ContainsAny(value, "\r\n") {
+		return engine.Header{}, fmt.Errorf("header %q: the value holds a line break", name)
+	}
+	return engine.Header{Name: name, Value: value}, nil
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// runConfig is the load shape as it goes into every output, with secrets
+// redacted unless --show-secrets.
+func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
+	rc := stats.RunConfig{
+		URL:         c.URL.String(),
+		Method:      strings.ToUpper(c.Method),
+		BodyBytes:   len(c.Body),
+		Connections: c.Connections,
+		Threads:     c.Threads,
+		DurationS:   c.Duration.Seconds(),
+		Requests:    c.Requests,
+		TimeoutS:    c.Timeout.Seconds(),
+		KeepAlive:   !c.NoKeepAlive,
+		Command:     "pummel " + shellQuote(args),
+	}
+	if rc.Method == "" {
+		rc.Method = "GET"
+		if len(c.Body) > 0 {
+			rc.Method = "POST"
+		}
+	}
+	for _, h := range c.Headers {
+		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)
+	}
+	if !o.showSecrets {
+		rc.URL = redactURL(rc.URL)
+		for i, h := range rc.Headers {
+			rc.Headers[i] = redactHeader(h)
+		}
+		rc.Command = "pummel " + shellQuote(redactArgs(args))
+	}
+	return rc
+}

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"time"
+)
+
+// dialer opens connections to the target, with TLS when the URL is https.
+type dialer struct {
+	network, address string
+	dial             func(ctx context.Context, network, address string) (net.Conn, error)
+	tls              *tls.Config // nil for plain http
+	timeout          time.Duration
+}
+
+func newDialer(c *Config) *dialer {
+	d := &dialer{network: "tcp", address: hostPort(c), dial: c.Dial, timeout: c.Timeout}
+	if c.UnixSocket != "" {
+		d.network, d.address = "unix", c.UnixSocket
+	}
+	if d.dial == nil {
+		d.dial = (&net.Dialer{}).DialContext
+	}
+	if c.URL.Scheme == "https" {
+		d.tls = &tls.Config{ServerName: c.URL.Hostname()}
+		if c.TLS != nil {
+			d.tls = c.TLS.Clone()
+			if d.tls.ServerName == "" {
+				d.tls.ServerName = c.URL.Hostname()
+			}
+		}
+	}
+	return d
+}
+
+// open dials one connection and, for https, completes the handshake
+// before returning, so the handshake never counts as request latency.
+func (d *dialer) open(ctx context.Context) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	nc, err := d.dial(ctx, d.network, d.address)
+	if err != nil || d.tls == nil {
+		return nc, err
+	}
+	tc := tls.Client(nc, d.tls)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// hostPort is the URL's host with the scheme's default port filled in.
+func hostPort(c *Config) string {
+	if port := c.URL.Port(); port != "" {
+		return net.JoinHostPort(c.URL.Hostname(), port)
+	}
+	if c.URL.Scheme == "https" {
+		return net.JoinHostPort(c.URL.Hostname(), "443")
+	}
+	return net.JoinHostPort(c.URL.Hostname(), "80")
+}

@@ -1,0 +1,104 @@
+// Package engine generates HTTP/1.1 load: it opens the connections, sends
+// the requests, reads and classifies the responses and records what happened
+// into per-worker stats.Recorders, merged once after the run.
+//
+// The engine owns its connection loop rather than using an HTTP client, so
+// that nothing is retried behind the user's back: every request sent is
+// counted once, as a response or as an error of one class.
+package engine
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+)
+
+// Defaults for the zero values of Config fields.
+const (
+	DefaultConnections    = 50
+	DefaultDuration       = 10 * time.Second
+	DefaultTimeout        = 2 * time.Second
+	DefaultReadBufferSize = 4096
+)
+
+// Config describes one load run. Build it in cmd/pummel, check it with
+// Validate and pass it to Run.
+type Config struct {
+	// URL is the target; its scheme is http or https.
+	URL *url.URL
+	// Connections is how many connections are held open for the whole run.
+	Connections int
+	// Threads is how many workers the connections are spread over; each
+	// worker owns one stats.Recorder. It must not exceed Connections.
+	Threads int
+	// Duration bounds the measured time; zero means until Requests are done.
+	Duration time.Duration
+	// Requests, if positive, stops the run after exactly that many requests
+	// have ended, as responses or as errors.
+	Requests int64
+	// Timeout bounds each request, from the start of writing it to the end
+	// of reading its response, and each dial.
+	Timeout time.Duration
+	// NoKeepAlive sends "Connection: close" and opens a connection per
+	// request; the dial is then part of each request's latency.
+	NoKeepAlive bool
+
+	// Method, Headers and Body make up the request. Headers keep their
+	// names as given; a Host header overrides the URL's host.
+	Method  string
+	Headers []Header
+	Body    []byte
+
+	// Expect holds the response checks; failures count as validation errors.
+	Expect Expect
+
+	// UnixSocket, if set, is dialed instead of the URL's host and port.
+	UnixSocket string
+	// TLS configures https targets; nil means the system roots.
+	TLS *tls.Config
+	// Dial opens connections; nil means a net.Dialer. Tests inject
+	// in-memory listeners here.
+	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+	// ReadBufferSize is the per-connection read buffer; it also bounds the
+	// size of a response header block.
+	ReadBufferSize int
+}
+
+// Header is one request header, name as given.
+type Header struct {
+	Name, Value string
+}
+
+// Validate reports the first problem with c, naming the setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.URL == nil || c.URL.Host == "" && c.UnixSocket == "":
+		return errors.New("URL: a target such as http://127.0.0.1:8080/ is required")
+	case c.URL.Scheme != "http" && c.URL.Scheme != "https":
+		return fmt.Errorf("URL: scheme %q is not supported (use http or https)", c.URL.Scheme)
+	case c.Connections < 1:
+		return fmt.Errorf("connections: %d, need at least 1", c.Connections)
+	case c.Threads < 1 || c.Threads > c.Connections:
+		return fmt.Errorf("threads: %d, need between 1 and connections (%d)", c.Threads, c.Connections)
+	case c.Duration < 0:
+		return fmt.Errorf("duration: %v is negative", c.Duration)
+	case c.Requests < 0:
+		return fmt.Errorf("requests: %d is negative", c.Requests)
+	case c.Duration == 0 && c.Requests == 0:
+		return errors.New("duration: a duration or a request count is required")
+	case c.Timeout <= 0:
+		return fmt.Errorf("timeout: %v, need a positive duration", c.Timeout)
+	}
+	return nil
+}
+
+func (c *Config) readBufferSize() int {
+	if c.ReadBufferSize > 0 {
+		return c.ReadBufferSize
+	}
+	return DefaultReadBufferSize
+}

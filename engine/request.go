@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/valyala/fasthttp"
+)
+
+// userAgent is sent unless the user gives a User-Agent header.
+const userAgent = "pummel"
+
+// buildRequest serialises the configured request once, with fasthttp, into
+// the bytes every connection writes as they are. Credentials in the URL
+// become a Basic Authorization header, as in curl.
+func buildRequest(c *Config) ([]byte, error) {
+	var req fasthttp.Request
+	req.Header.DisableNormalizing() // header names go out as the user typed them
+	req.Header.SetNoDefaultContentType(true)
+	req.Header.SetRequestURI(c.URL.RequestURI())
+	req.Header.SetHost(hostHeader(c.URL))
+	req.Header.SetUserAgent(userAgent)
+	if auth := basicAuth(c.URL); auth != "" && !hasHeader(c.Headers, "Authorization") {
+		req.Header.Set("Authorization", auth)
+	}
+	for _, h := range c.Headers {
+		switch {
+		case strings.EqualFold(h.Name, "Host"):
+			req.Header.SetHost(h.Value)
+		case strings.EqualFold(h.Name, "User-Agent"):
+			req.Header.SetUserAgent(h.Value)
+		case strings.EqualFold(h.Name, "Content-Type"):
+			req.Header.SetContentType(h.Value)
+		default:
+			req.Header.Add(h.Name, h.Value)
+		}
+	}
+	if len(c.Body) > 0 {
+		req.SetBody(c.Body)
+	}
+	if c.NoKeepAlive {
+		req.Header.SetConnectionClose()
+	}
+	// The method is set last, so that copying headers cannot reset it.
+	req.Header.SetMethod(c.method())
+	var buf bytes.Buffer
+	if _, err := req.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("building the request: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// method is the request method: GET, or POST when there is a body and no
+// method was given (as curl -d and ab -p).
+func (c *Config) method() string {
+	switch {
+	case c.Method != "":
+		return strings.ToUpper(c.Method)
+	case len(c.Body) > 0:
+		return "POST"
+	}
+	return "GET"
+}
+
+// hostHeader is the URL's host, without the default port of its scheme.
+func hostHeader(u *url.URL) string {
+	port := u.Port()
+	if port == "" || u.Scheme == "http" && port == "80" || u.Scheme == "https" && port == "443" {
+		host := u.Hostname()
+		if strings.Contains(host, ":") {
+			return "[" + host + "]"
+		}
+		return host
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// basicAuth returns the Basic Authorization value for credentials in the
+// URL, or "".
+func basicAuth(u *url.URL) string {
+	if u.User == nil {
+		return ""
+	}
+	pw, _ := u.User.Password()
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pw))
+}
+
+func hasHeader(hs []Header, name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return true
+		}
+	}
+	return false
+}

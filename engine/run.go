@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// run is the state shared by all connections of one Run.
+type run struct {
+	cfg      *Config
+	request  []byte // the serialised request every connection writes
+	head     bool   // HEAD responses have no body
+	keepBody bool   // bodies are kept for --expect-body
+	dialer   *dialer
+	ctx      context.Context // cancelled when the run stops
+	cancel   context.CancelFunc
+
+	limited bool         // Requests > 0
+	tickets atomic.Int64 // requests not yet started, when limited
+	halted  atomic.Bool  // set once, when the run stops
+
+	mu   sync.Mutex            // guards open
+	open map[net.Conn]struct{} // connections to wake when the run stops
+}
+
+// acquire reports whether the connection may start another request.
+func (r *run) acquire() bool {
+	if r.halted.Load() {
+		return false
+	}
+	return !r.limited || r.tickets.Add(-1) >= 0
+}
+
+func (r *run) stopped() bool { return r.halted.Load() }
+
+// halt stops the run: new requests are refused and every blocked read or
+// write returns at once. Requests in flight are abandoned, not counted (as wrk).
+func (r *run) halt() {
+	r.halted.Store(true)
+	r.cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for nc := range r.open {
+		nc.SetDeadline(time.Unix(1, 0)) //nolint:errcheck // best effort wake-up
+	}
+}
+
+// register records an open connection; it refuses once the run has stopped.
+func (r *run) register(nc net.Conn) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.halted.Load() {
+		return false
+	}
+	r.open[nc] = struct{}{}
+	return true
+}
+
+func (r *run) unregister(nc net.Conn) {
+	r.mu.Lock()
+	delete(r.open, nc)
+	r.mu.Unlock()
+}
+
+// Run carries out the load described by cfg and returns what was measured.
+// All connections are opened before the clock starts; if none can be
+// opened, Run returns an error. Cancelling ctx stops the run early: the
+// result then holds what was gathered so far and has Interrupted set.
+func Run(ctx context.Context, cfg Config) (stats.Result, error) {
+	r, err := newRun(ctx, &cfg)
+	if err != nil {
+		return stats.Result{}, err
+	}
+	defer r.cancel()
+	workers := make([]*worker, cfg.Threads)
+	for i := range workers {
+		workers[i] = newWorker()
+	}
+	conns := make([]*conn, cfg.Connections)
+	for i := range conns {
+		conns[i] = newConn(r, workers[i%len(workers)])
+	}
+	if err := r.openAll(conns); err != nil {
+		return stats.Result{}, err
+	}
+	start := time.Now()
+	s := startSampler(workers, start)
+	elapsed := r.drive(ctx, conns)
+	res := stats.Merge(recorders(workers), elapsed, s.stop())
+	res.Interrupted = ctx.Err() != nil
+	return res, nil
+}
+
+func newRun(ctx context.Context, cfg *Config) (*run, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	request, err := buildRequest(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{
+		cfg:      cfg,
+		request:  request,
+		head:     cfg.method() == "HEAD",
+		keepBody: cfg.Expect.needsBody(),
+		dialer:   newDialer(cfg),
+		limited:  cfg.Requests > 0,
+		open:     make(map[net.Conn]struct{}, cfg.Connections),
+	}
+	r.tickets.Store(cfg.Requests)
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	return r, nil
+}
+
+// openAll dials every connection at once, before the clock starts. A dial
+// that fails here is retried, and counted, once the run has started.
+func (r *run) openAll(conns []*conn) error {
+	var wg sync.WaitGroup
+	var opened atomic.Int64
+	var firstErr error
+	var once sync.Once
+	for _, c := range conns {
+		wg.Go(func() {
+			t := time.Now()
+			nc, err := r.dialer.open(r.ctx)
+			if err != nil {
+				once.Do(func() { firstErr = err })
+				return
+			}
+			if !r.register(nc) {
+				nc.Close()
+				return
+			}
+			opened.Add(1)
+			c.worker.addConnect(time.Since(t))
+			c.nc, c.wire.Conn = nc, nc
+		})
+	}
+	wg.Wait()
+	if opened.Load() == 0 {
+		if r.ctx.Err() != nil {
+			return r.ctx.Err()
+		}
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, r.dialer.address, firstErr)
+	}
+	return nil
+}
+
+// ErrUnreachable is returned by Run when not one connection could be
+// opened: check that the server runs and listens on the URL's address.
+var ErrUnreachable = errors.New("cannot connect to the target")
+
+// drive runs the connection loops until the duration passes, the
+// requests are done or ctx is cancelled, and returns the measured time.
+func (r *run) drive(ctx context.Context, conns []*conn) time.Duration {
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(c.loop)
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	var deadline <-chan time.Time
+	if r.cfg.Duration > 0 {
+		t := time.NewTimer(r.cfg.Duration)
+		defer t.Stop()
+		deadline = t.C
+	}
+	select {
+	case <-finished:
+	case <-deadline:
+	case <-ctx.Done():
+	}
+	elapsed := time.Since(start)
+	r.halt()
+	<-finished
+	return elapsed
+}
+
+func recorders(ws []*worker) []*stats.Recorder {
+	recs := make([]*stats.Recorder, len(ws))
+	for i, w := range ws {
+		recs[i] = w.rec
+	}
+	return recs
+}

@@ -1,0 +1,173 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Merge folds the workers' recorders into one Result. elapsed is the measured
+// duration; rates are the per-worker requests/s samples (see Spread). The
+// recorders are left untouched.
+func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
+	all := NewRecorder()
+	for _, r := range recs {
+		all.merge(r)
+	}
+	res := Result{
+		Requests:     all.requests,
+		DurationS:    elapsed.Seconds(),
+		BytesRead:    all.bytesRead,
+		BytesWritten: all.bytesWritten,
+		Status:       make(map[string]int64, len(all.status)),
+		Reconnects:   all.reconnects,
+		ThreadRate:   Spreadof(rates),
+		Connect:      all.connectTime(),
+	}
+	if elapsed > 0 {
+		res.RequestsPerS = float64(all.requests) / elapsed.Seconds()
+	}
+	for code, n := range all.status {
+		res.Status[strconv.Itoa(code)] = n
+	}
+	res.Errors, res.ErrorCauses = all.errorCounts()
+	res.Latency = Summarize(all.latency)
+	if all.requests > 0 {
+		res.Latency.Min = float64(all.minNs) / 1e3
+		res.Latency.Max = float64(all.maxNs) / 1e3
+	}
+	var err error
+	if res.LatencyHistogram, err = EncodeHistogram(all.latency); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if all.dropped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d latencies beyond the histogram's range of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
+	}
+	return res
+}
+
+func (r *Recorder) merge(o *Recorder) {
+	r.dropped += o.dropped + r.latency.Merge(o.latency)
+	r.minNs = min(r.minNs, o.minNs)
+	r.maxNs = max(r.maxNs, o.maxNs)
+	r.requests += o.requests
+	r.bytesRead += o.bytesRead
+	r.bytesWritten += o.bytesWritten
+	for code, n := range o.status {
+		r.status[code] += n
+	}
+	for i, n := range o.errors {
+		r.errors[i] += n
+	}
+	for c, n := range o.causes {
+		r.causes[c] += n
+	}
+	r.reconnects += o.reconnects
+	r.connects += o.connects
+	r.connectSum += o.connectSum
+	r.connectMax = max(r.connectMax, o.connectMax)
+}
+
+func (r *Recorder) errorCounts() (Errors, map[string]map[string]int64) {
+	e := r.errors
+	errs := Errors{e[Connect], e[Read], e[Write], e[Timeout], e[Status], e[Validation]}
+	if len(r.causes) == 0 {
+		return errs, nil
+	}
+	causes := make(map[string]map[string]int64)
+	for c, n := range r.causes {
+		class := c.Class.String()
+		if causes[class] == nil {
+			causes[class] = make(map[string]int64)
+		}
+		causes[class][c.Text] += n
+	}
+	return errs, causes
+}
+
+func (r *Recorder) connectTime() ConnectTime {
+	if r.connects == 0 {
+		return ConnectTime{}
+	}
+	return ConnectTime{
+		Count: r.connects,
+		Mean:  float64(r.connectSum.Microseconds()) / float64(r.connects),
+		Max:   float64(r.connectMax.Nanoseconds()) / 1e3,
+	}
+}
+
+// Summarize computes the latency summary of a nanosecond histogram, in
+// microseconds. Min and max are the histogram's (equivalent-value) bounds.
+func Summarize(h *hdrhistogram.Histogram) Latency {
+	if h.TotalCount() == 0 {
+		return Latency{}
+	}
+	us := func(ns int64) float64 { return float64(ns) / 1e3 }
+	mean, stdev := h.Mean(), h.StdDev()
+	return Latency{
+		Min:            us(h.Min()),
+		Mean:           mean / 1e3,
+		Stdev:          stdev / 1e3,
+		Max:            us(h.Max()),
+		P50:            us(h.ValueAtPercentile(50)),
+		P75:            us(h.ValueAtPercentile(75)),
+		P90:            us(h.ValueAtPercentile(90)),
+		P95:            us(h.ValueAtPercentile(95)),
+		P99:            us(h.ValueAtPercentile(99)),
+		P999:           us(h.ValueAtPercentile(99.9)),
+		P9999:          us(h.ValueAtPercentile(99.99)),
+		WithinStdevPct: withinStdev(h, mean, stdev),
+	}
+}
+
+// withinStdev returns the percentage of recorded values within one standard
+// deviation of the mean.
+func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {
+	lo, hi := mean-stdev, mean+stdev
+	var n int64
+	for _, bar := range h.Distribution() {
+		if bar.Count > 0 && float64(bar.To) >= lo && float64(bar.From) <= hi {
+			n += bar.Count
+		}
+	}
+	return 100 * float64(n) / float64(h.TotalCount())
+}
+
+// Spreadof summarises samples as wrk's Thread Stats do: mean, sample
+// standard deviation, max and the share within one standard deviation.
+func Spreadof(samples []float64) Spread {
+	if len(samples) == 0 {
+		return Spread{}
+	}
+	var sum, maxv float64
+	for _, v := range samples {
+		sum += v
+		maxv = max(maxv, v)
+	}
+	mean := sum / float64(len(samples))
+	var sq float64
+	for _, v := range samples {
+		sq += (v - mean) * (v - mean)
+	}
+	stdev := 0.0
+	if len(samples) > 1 {
+		stdev = math.Sqrt(sq / float64(len(samples)-1))
+	}
+	within := 0
+	for _, v := range samples {
+		if v >= mean-stdev && v <= mean+stdev {
+			within++
+		}
+	}
+	return Spread{
+		Mean:           mean,
+		Stdev:          stdev,
+		Max:            maxv,
+		WithinStdevPct: 100 * float64(within) / float64(len(samples)),
+		Samples:        len(samples),
+	}
+}

@@ -1,0 +1,148 @@
+package stats
+
+// Result is the outcome of one load run: plain data, the JSON schema of
+// `pummel -o result.json` field by field. Renderers read only this type.
+type Result struct {
+	// Requests is the number of completed responses, whatever their status
+	// (wrk's count). Requests that failed at the socket are in Errors.
+	Requests int64 `json:"requests"`
+	// DurationS is the measured time in seconds, from the first request
+	// to the end of the run.
+	DurationS float64 `json:"duration_s"`
+	// RequestsPerS is Requests / DurationS.
+	RequestsPerS float64 `json:"requests_per_s"`
+	// BytesRead and BytesWritten count bytes on the wire (headers and bodies).
+	BytesRead    int64 `json:"bytes_read"`
+	BytesWritten int64 `json:"bytes_written"`
+	// Status maps each HTTP status code received (as a string) to its count.
+	Status map[string]int64 `json:"status"`
+	// Errors counts failed requests by class.
+	Errors Errors `json:"errors"`
+	// ErrorCauses breaks each class down by cause ("refused", "reset", …).
+	ErrorCauses map[string]map[string]int64 `json:"error_causes,omitempty"`
+	// Reconnects counts connections the server closed cleanly between
+	// responses; pummel reopened them without counting an error.
+	Reconnects int64 `json:"reconnects"`
+	// Latency summarises the response times, in microseconds, from the
+	// start of writing a request to the end of reading its response.
+	Latency Latency `json:"latency_us"`
+	// LatencyHistogram is the full latency histogram in nanoseconds,
+	// HdrHistogram V2 compressed and base64-encoded, so that saved results
+	// merge exactly.
+	LatencyHistogram string `json:"latency_histogram"`
+	// ThreadRate summarises each worker's requests per second, sampled
+	// every 100 ms (wrk's "Req/Sec" row).
+	ThreadRate Spread `json:"thread_requests_per_s"`
+	// Connect summarises the time taken to open connections, in
+	// microseconds; it is never part of Latency.
+	Connect ConnectTime `json:"connect_us"`
+	// Server lists the watched server processes (with --pid or --exec).
+	Server []ServerUsage `json:"server,omitempty"`
+	// Warnings are things the reader of the figures should know.
+	Warnings []string `json:"warnings,omitempty"`
+	// Interrupted is true when the run was stopped early (Ctrl-C).
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Config is the load shape, with secrets redacted.
+	Config RunConfig `json:"config"`
+	// Environment describes the machine and the pummel build.
+	Environment Environment `json:"environment"`
+}
+
+// Errors counts failed requests by ErrorClass.
+type Errors struct {
+	Connect    int64 `json:"connect"`
+	Read       int64 `json:"read"`
+	Write      int64 `json:"write"`
+	Timeout    int64 `json:"timeout"`
+	Status     int64 `json:"status"`
+	Validation int64 `json:"validation"`
+}
+
+// Socket returns the errors wrk calls socket errors: connect, read, write
+// and timeout.
+func (e Errors) Socket() int64 { return e.Connect + e.Read + e.Write + e.Timeout }
+
+// ByClass returns the count of one class.
+func (e Errors) ByClass(c ErrorClass) int64 {
+	return [NumErrorClasses]int64{e.Connect, e.Read, e.Write, e.Timeout, e.Status, e.Validation}[c]
+}
+
+// Latency is a latency summary in microseconds.
+type Latency struct {
+	Min   float64 `json:"min"`
+	Mean  float64 `json:"mean"`
+	Stdev float64 `json:"stdev"`
+	Max   float64 `json:"max"`
+	P50   float64 `json:"p50"`
+	P75   float64 `json:"p75"`
+	P90   float64 `json:"p90"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	P999  float64 `json:"p99_9"`
+	P9999 float64 `json:"p99_99"`
+	// WithinStdevPct is the share of samples within one standard
+	// deviation of the mean, in percent (wrk's "+/- Stdev" column).
+	WithinStdevPct float64 `json:"within_stdev_pct"`
+}
+
+// Spread summarises a series of samples the way wrk's Thread Stats do.
+type Spread struct {
+	Mean           float64 `json:"mean"`
+	Stdev          float64 `json:"stdev"`
+	Max            float64 `json:"max"`
+	WithinStdevPct float64 `json:"within_stdev_pct"`
+	Samples        int     `json:"samples"`
+}
+
+// ConnectTime summarises connection set-up times in microseconds.
+type ConnectTime struct {
+	Count int64   `json:"count"`
+	Mean  float64 `json:"mean"`
+	Max   float64 `json:"max"`
+}
+
+// ServerUsage is what was observed of one server process under test.
+type ServerUsage struct {
+	PID              int      `json:"pid"`
+	RSSBytes         RSS      `json:"rss_bytes"`
+	CPUS             float64  `json:"cpu_s"`
+	CPUUsPerRequest  float64  `json:"cpu_us_per_request"`
+	StartupS         *float64 `json:"startup_s,omitempty"`
+	ExitedDuringLoad bool     `json:"exited,omitempty"`
+}
+
+// RSS holds resident set sizes in bytes at three moments of a run.
+type RSS struct {
+	Idle  int64 `json:"idle"`
+	Peak  int64 `json:"peak"`
+	After int64 `json:"after"`
+}
+
+// RunConfig is the load shape as the user asked for it, secrets redacted.
+type RunConfig struct {
+	URL         string   `json:"url"`
+	Method      string   `json:"method"`
+	Headers     []string `json:"headers,omitempty"`
+	BodyBytes   int      `json:"body_bytes"`
+	Connections int      `json:"connections"`
+	Threads     int      `json:"threads"`
+	DurationS   float64  `json:"duration_s,omitempty"`
+	Requests    int64    `json:"requests,omitempty"`
+	TimeoutS    float64  `json:"timeout_s"`
+	KeepAlive   bool     `json:"keepalive"`
+	// Command is the command line that produced the result, redacted.
+	Command string `json:"command,omitempty"`
+}
+
+// Environment describes where a result was measured.
+type Environment struct {
+	OS            string `json:"os"`
+	Arch          string `json:"arch"`
+	CPUModel      string `json:"cpu_model,omitempty"`
+	CPUs          int    `json:"cpus"`
+	MemoryBytes   uint64 `json:"memory_bytes,omitempty"`
+	Kernel        string `json:"kernel,omitempty"`
+	GoVersion     string `json:"go_version"`
+	PummelVersion string `json:"pummel_version"`
+	Date          string `json:"date"`
+}
