@@ -24,7 +24,7 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 		BytesWritten: all.bytesWritten,
 		Status:       make(map[string]int64, len(all.status)),
 		Reconnects:   all.reconnects,
-		ThreadRate:   Spreadof(rates),
+		ThreadRate:   SpreadOf(rates),
 		Connect:      all.connectTime(),
 	}
 	if elapsed > 0 {
@@ -137,9 +137,9 @@ func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {
 	return 100 * float64(n) / float64(h.TotalCount())
 }
 
-// Spreadof summarises samples as wrk's Thread Stats do: mean, sample
+// SpreadOf summarises samples as wrk's Thread Stats do: mean, sample
 // standard deviation, max and the share within one standard deviation.
-func Spreadof(samples []float64) Spread {
+func SpreadOf(samples []float64) Spread {
 	if len(samples) == 0 {
 		return Spread{}
 	}

@@ -82,9 +82,11 @@ func newApp(args []string, stdout, stderr io.Writer) *cli.App {
 
 // onUsageError turns urfave/cli's parse errors into one line, exit 2.
 func onUsageError(_ *cli.Context, err error, _ bool) error {
-	msg := strings.TrimPrefix(err.Error(), "flag provided but not defined: ")
-	if msg != err.Error() {
-		return usageError{fmt.Sprintf("%s: unknown flag (pummel --help lists them)", msg)}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		if len(name) > 1 {
+			name = "-" + name // Go's flag package drops the second dash
+		}
+		return usageError{fmt.Sprintf("-%s: unknown flag (pummel --help lists them)", name)}
 	}
 	return usageError{err.Error()}
 }

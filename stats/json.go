@@ -1,0 +1,32 @@
+package stats
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteJSON writes r as one indented JSON object followed by a newline: the
+// schema documented on Result, which `pummel report` and `pummel compare`
+// read back with ReadJSON. HTML characters are not escaped, so URLs and
+// commands stay readable ("&", not "\u0026").
+func WriteJSON(w io.Writer, r Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("writing JSON result: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON decodes one result written by WriteJSON. Fields it does not know
+// are ignored, so that a result saved by a newer pummel still reads; a
+// missing field keeps its zero value.
+func ReadJSON(rd io.Reader) (Result, error) {
+	var r Result
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return Result{}, fmt.Errorf("reading JSON result: %w", err)
+	}
+	return r, nil
+}

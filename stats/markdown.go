@@ -1,0 +1,256 @@
+package stats
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteMarkdown writes r as GitHub markdown ready to paste into a
+// BENCHMARKS.md: a Metric | Result | How table, notes (interruption,
+// warnings), the latency distribution, the errors when there were any, the
+// exact command and the environment the figures were measured in.
+func WriteMarkdown(w io.Writer, r Result) error {
+	ew := &errWriter{w: w}
+	writeTable(ew, []string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
+	writeNotes(ew, r)
+	ew.printf("\n**Latency distribution**\n\n")
+	writeTable(ew, []string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
+	if rows := errorRows(r); len(rows) > 0 {
+		ew.printf("\n**Errors**\n\n")
+		writeTable(ew, []string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
+	}
+	writeCommand(ew, r.Config.Command)
+	if env := environmentLine(r.Environment); env != "" {
+		ew.printf("\n**Environment:** %s\n", env)
+	}
+	if ew.err != nil {
+		return fmt.Errorf("writing markdown result: %w", ew.err)
+	}
+	return nil
+}
+
+// metricRows are the rows of the Metric | Result | How table.
+func metricRows(r Result) [][]string {
+	c, l := r.Config, r.Latency
+	rows := [][]string{
+		{"Throughput", fmt.Sprintf("%s req/s (%s requests in %s)", groupFloat(r.RequestsPerS, 2),
+			groupInt(r.Requests), formatTimeUs(r.DurationS*1e6)), loadShape(c)},
+		{"Transfer", FormatBytes(bytesPerSecond(r)) + "/s", fmt.Sprintf("%s read, %s written on the wire, headers and bodies",
+			FormatBytes(float64(r.BytesRead)), FormatBytes(float64(r.BytesWritten)))},
+		{"Latency p50", formatTimeUs(l.P50), "from writing a request to reading its whole response"},
+		{"Latency p90", formatTimeUs(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
+		{"Latency p99", formatTimeUs(l.P99), "percentile over every response"},
+		{"Latency max", formatTimeUs(l.Max), "slowest response"},
+		{"Errors", errorSummary(r.Errors), "failed requests by class: connect, read, write, timeout, status, validation"},
+		{"Non-2xx or 3xx", groupInt(r.Errors.Status), "responses with HTTP status ≥ 400, as wrk counts them"},
+	}
+	if len(r.Status) > 0 {
+		rows = append(rows, []string{"Status codes", statusSummary(r.Status), "responses by HTTP status"})
+	}
+	conns := "keep-alive, held open for the whole run and spread evenly over the threads"
+	if !c.KeepAlive {
+		conns = "a new connection for each request"
+	}
+	rows = append(rows, []string{"Connections / threads", fmt.Sprintf("%d / %d", c.Connections, c.Threads), conns})
+	for _, s := range r.Server {
+		rows = append(rows, serverRows(s)...)
+	}
+	return rows
+}
+
+// loadShape says how the load was applied: "closed loop, 64 keep-alive
+// connections, 4 threads, 10s".
+func loadShape(c RunConfig) string {
+	conns := plural(c.Connections, "connection")
+	if c.KeepAlive {
+		conns = plural(c.Connections, "keep-alive connection")
+	}
+	var limits []string
+	if c.Requests > 0 {
+		limits = append(limits, groupInt(c.Requests)+" requests")
+	}
+	if c.DurationS > 0 {
+		limits = append(limits, testDuration(c.DurationS))
+	}
+	shape := fmt.Sprintf("closed loop, %s, %s", conns, plural(c.Threads, "thread"))
+	if len(limits) > 0 {
+		shape += ", " + strings.Join(limits, " or ")
+	}
+	return shape
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// statusSummary lists the status codes in order: "200 × 8,000, 404 × 3".
+func statusSummary(status map[string]int64) string {
+	items := make([]string, 0, len(status))
+	for _, code := range sortedCodes(status) {
+		items = append(items, code+" × "+groupInt(status[code]))
+	}
+	return strings.Join(items, ", ")
+}
+
+// errorSummary lists the classes that failed, "read 3, timeout 1", or
+// "none".
+func errorSummary(e Errors) string {
+	var items []string
+	for c := range NumErrorClasses {
+		if n := e.ByClass(c); n > 0 {
+			items = append(items, fmt.Sprintf("%s %s", c, groupInt(n)))
+		}
+	}
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
+}
+
+// serverRows describe one watched server process.
+func serverRows(s ServerUsage) [][]string {
+	pid := fmt.Sprintf(" (pid %d)", s.PID)
+	var rows [][]string
+	if rss := rssSummary(s.RSSBytes); rss != "" {
+		rows = append(rows, []string{"Server RSS" + pid, rss,
+			"resident set size: idle before the load, peak during it, right after it"})
+	}
+	rows = append(rows, []string{"Server CPU" + pid,
+		fmt.Sprintf("%s, %s per request", formatTimeUs(s.CPUSeconds*1e6), formatTimeUs(s.CPUUsPerRequest)),
+		"user + system CPU time of the process during the load"})
+	if s.StartupS != nil {
+		rows = append(rows, []string{"Server startup" + pid, formatTimeUs(*s.StartupS * 1e6),
+			"from exec to the first good response, polled about every 1 ms"})
+	}
+	if s.ExitedDuringLoad {
+		rows = append(rows, []string{"Server exit" + pid, "exited during the load", "later samples are missing"})
+	}
+	return rows
+}
+
+func writeNotes(ew *errWriter, r Result) {
+	if !r.Interrupted && len(r.Warnings) == 0 {
+		return
+	}
+	ew.printf("\n**Notes**\n\n")
+	if r.Interrupted {
+		ew.printf("- Interrupted: these are the results gathered before the run was stopped.\n")
+	}
+	for _, warning := range r.Warnings {
+		ew.printf("- Warning: %s\n", oneLine(warning))
+	}
+}
+
+func distributionRows(l Latency) [][]string {
+	rows := make([][]string, 0, 8)
+	for _, p := range []struct {
+		name string
+		us   float64
+	}{{"50%", l.P50}, {"75%", l.P75}, {"90%", l.P90}, {"95%", l.P95}, {"99%", l.P99},
+		{"99.9%", l.P999}, {"99.99%", l.P9999}, {"max", l.Max}} {
+		rows = append(rows, []string{p.name, formatTimeUs(p.us)})
+	}
+	return rows
+}
+
+// errorRows has one row per class that failed or has causes.
+func errorRows(r Result) [][]string {
+	var rows [][]string
+	for c := range NumErrorClasses {
+		n, causes := r.Errors.ByClass(c), r.ErrorCauses[c.String()]
+		if n > 0 || len(causes) > 0 {
+			rows = append(rows, []string{c.String(), groupInt(n), causeList(causes)})
+		}
+	}
+	return rows
+}
+
+// writeCommand prints the command in a fence longer than any run of
+// backquotes inside it, so that no command can end the block early.
+func writeCommand(ew *errWriter, command string) {
+	if command == "" {
+		return
+	}
+	fence := "```"
+	for strings.Contains(command, fence) {
+		fence += "`"
+	}
+	ew.printf("\n**Command**\n\n%ssh\n%s\n%s\n", fence, command, fence)
+}
+
+// environmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,
+// kernel 6.8.0, go1.26.8, pummel v0.1.0, 2025-11-30T03:50:00Z", without the
+// parts that are unknown.
+func environmentLine(e Environment) string {
+	var parts []string
+	add := func(format string, value any, known bool) {
+		if known {
+			parts = append(parts, fmt.Sprintf(format, value))
+		}
+	}
+	add("%s", e.OS+"/"+e.Arch, e.OS != "" || e.Arch != "")
+	add("%s", e.CPUModel, e.CPUModel != "")
+	add("%s", plural(e.CPUs, "CPU"), e.CPUs > 0)
+	add("%s memory", FormatBytes(float64(e.MemoryBytes)), e.MemoryBytes > 0)
+	add("kernel %s", e.Kernel, e.Kernel != "")
+	add("%s", e.GoVersion, e.GoVersion != "")
+	add("pummel %s", e.PummelVersion, e.PummelVersion != "")
+	add("%s", e.Date, e.Date != "")
+	return oneLine(strings.Join(parts, ", "))
+}
+
+// writeTable writes a GitHub table; aligns holds each column's delimiter
+// ("---", "---:").
+func writeTable(ew *errWriter, header, aligns []string, rows [][]string) {
+	ew.printf("| %s |\n|%s|\n", strings.Join(cells(header), " | "), strings.Join(aligns, "|"))
+	for _, row := range rows {
+		ew.printf("| %s |\n", strings.Join(cells(row), " | "))
+	}
+}
+
+// cells escapes text for table cells: "|" would start a new cell and a line
+// break would end the table.
+func cells(row []string) []string {
+	out := make([]string, len(row))
+	for i, cell := range row {
+		out[i] = strings.ReplaceAll(oneLine(cell), "|", `\|`)
+	}
+	return out
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// groupInt formats n with commas between thousands: "40,000".
+func groupInt(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) }
+
+// groupFloat formats f with prec decimals and commas between thousands:
+// "2,246,229.09".
+func groupFloat(f float64, prec int) string {
+	whole, frac, ok := strings.Cut(strconv.FormatFloat(f, 'f', prec, 64), ".")
+	if ok {
+		return groupDigits(whole) + "." + frac
+	}
+	return groupDigits(whole)
+}
+
+func groupDigits(s string) string {
+	sign, digits := "", s
+	if strings.HasPrefix(s, "-") {
+		sign, digits = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return sign + b.String()
+}

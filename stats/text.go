@@ -1,0 +1,252 @@
+package stats
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TextOptions chooses what WriteText prints beyond wrk's default report.
+type TextOptions struct {
+	// Latency adds wrk's "Latency Distribution" block (wrk's --latency).
+	Latency bool
+}
+
+// WriteText writes r as wrk prints it, line for line, so that scripts that
+// read wrk's output read pummel's: the header, the Thread Stats table, the
+// latency distribution with opts.Latency, the totals, socket errors,
+// non-2xx responses, Requests/sec and Transfer/sec. pummel's own lines
+// (status codes, error causes, server usage, warnings) follow wrk's.
+func WriteText(w io.Writer, r Result, opts TextOptions) error {
+	ew := &errWriter{w: w}
+	writeWrkHeader(ew, r)
+	writeThreadStats(ew, r)
+	if opts.Latency {
+		writeLatencyDistribution(ew, r.Latency)
+	}
+	writeWrkTotals(ew, r)
+	writeStatusCodes(ew, r.Status)
+	writeErrorDetails(ew, r)
+	writeConnections(ew, r)
+	for _, s := range r.Server {
+		ew.printf("Server pid %d: %s\n", s.PID, serverSummary(s))
+	}
+	if r.Interrupted {
+		ew.printf("Interrupted: results so far\n")
+	}
+	for _, warning := range r.Warnings {
+		ew.printf("Warning: %s\n", warning)
+	}
+	if ew.err != nil {
+		return fmt.Errorf("writing text result: %w", ew.err)
+	}
+	return nil
+}
+
+func writeWrkHeader(ew *errWriter, r Result) {
+	c := r.Config
+	if c.DurationS == 0 {
+		ew.printf("Running %d requests test @ %s\n", c.Requests, c.URL)
+	} else {
+		ew.printf("Running %s test @ %s\n", testDuration(c.DurationS), c.URL)
+	}
+	ew.printf("  %d threads and %d connections\n", c.Threads, c.Connections)
+}
+
+// testDuration names the configured duration as wrk does ("10s", "10m")
+// when it is whole seconds, the only durations wrk accepts, and as Go does
+// ("500ms", "1.5s") otherwise, where wrk's format would round it away.
+func testDuration(s float64) string {
+	if s >= 1 && s == math.Trunc(s) {
+		return formatTimeS(s)
+	}
+	return time.Duration(s * float64(time.Second)).String()
+}
+
+func writeThreadStats(ew *errWriter, r Result) {
+	ew.printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
+	l, t := r.Latency, r.ThreadRate
+	writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
+}
+
+// writeStatsRow is wrk's print_stats.
+func writeStatsRow(ew *errWriter, name string, mean, stdev, maxv, within float64, format func(float64) string) {
+	ew.printf("    %-10s%s%s%s%8.2f%%\n", name,
+		printUnits(mean, format, 8), printUnits(stdev, format, 10), printUnits(maxv, format, 9), within)
+}
+
+// writeLatencyDistribution is wrk's print_stats_latency.
+func writeLatencyDistribution(ew *errWriter, l Latency) {
+	ew.printf("  Latency Distribution\n")
+	for _, p := range []struct {
+		pct float64
+		us  float64
+	}{{50, l.P50}, {75, l.P75}, {90, l.P90}, {99, l.P99}} {
+		ew.printf("%7.0f%%%s\n", p.pct, printUnits(p.us, formatTimeUs, 10))
+	}
+}
+
+func writeWrkTotals(ew *errWriter, r Result) {
+	ew.printf("  %d requests in %s, %sB read\n", r.Requests, formatTimeUs(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
+	if e := r.Errors; e.Socket() > 0 {
+		ew.printf("  Socket errors: connect %d, read %d, write %d, timeout %d\n", e.Connect, e.Read, e.Write, e.Timeout)
+	}
+	if r.Errors.Status > 0 {
+		ew.printf("  Non-2xx or 3xx responses: %d\n", r.Errors.Status)
+	}
+	ew.printf("Requests/sec: %9.2f\n", r.RequestsPerS)
+	ew.printf("Transfer/sec: %10sB\n", formatBinary(bytesPerSecond(r)))
+}
+
+// bytesPerSecond is the read rate, 0 rather than NaN or Inf for a run that
+// measured no time.
+func bytesPerSecond(r Result) float64 {
+	if r.DurationS <= 0 {
+		return 0
+	}
+	return float64(r.BytesRead) / r.DurationS
+}
+
+func writeStatusCodes(ew *errWriter, status map[string]int64) {
+	if len(status) == 0 {
+		return
+	}
+	items := make([]string, 0, len(status))
+	for _, code := range sortedCodes(status) {
+		items = append(items, fmt.Sprintf("%s x %d", code, status[code]))
+	}
+	ew.printf("Status codes: %s\n", strings.Join(items, ", "))
+}
+
+// sortedCodes returns the status codes in numeric order (codes that are not
+// numbers, which pummel never writes, sort by text).
+func sortedCodes(status map[string]int64) []string {
+	codes := make([]string, 0, len(status))
+	for code := range status {
+		codes = append(codes, code)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		a, errA := strconv.Atoi(codes[i])
+		b, errB := strconv.Atoi(codes[j])
+		if errA != nil || errB != nil || a == b {
+			return codes[i] < codes[j]
+		}
+		return a < b
+	})
+	return codes
+}
+
+func writeErrorDetails(ew *errWriter, r Result) {
+	if r.Errors.Validation > 0 {
+		ew.printf("Validation errors: %d\n", r.Errors.Validation)
+	}
+	classes := causeClasses(r.ErrorCauses)
+	if len(classes) == 0 {
+		return
+	}
+	ew.printf("Errors by cause:\n")
+	for _, class := range classes {
+		ew.printf("  %s: %s\n", class, causeList(r.ErrorCauses[class]))
+	}
+}
+
+// causeClasses returns the classes that have causes, in ErrorClass order,
+// then any class this version does not know, by name.
+func causeClasses(causes map[string]map[string]int64) []string {
+	var classes, unknown []string
+	known := make(map[string]bool, NumErrorClasses)
+	for c := range NumErrorClasses {
+		known[c.String()] = true
+		if len(causes[c.String()]) > 0 {
+			classes = append(classes, c.String())
+		}
+	}
+	for class, m := range causes {
+		if !known[class] && len(m) > 0 {
+			unknown = append(unknown, class)
+		}
+	}
+	sort.Strings(unknown)
+	return append(classes, unknown...)
+}
+
+// causeList lists causes most frequent first, ties by name:
+// "reset 3, EOF before response 1".
+func causeList(causes map[string]int64) string {
+	names := make([]string, 0, len(causes))
+	for name := range causes {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := causes[names[i]], causes[names[j]]
+		if a != b {
+			return a > b
+		}
+		return names[i] < names[j]
+	})
+	items := make([]string, len(names))
+	for i, name := range names {
+		items[i] = fmt.Sprintf("%s %d", name, causes[name])
+	}
+	return strings.Join(items, ", ")
+}
+
+func writeConnections(ew *errWriter, r Result) {
+	if r.Reconnects > 0 {
+		ew.printf("Reconnects: %d\n", r.Reconnects)
+	}
+	if c := r.Connect; c.Count > 0 {
+		ew.printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
+	}
+}
+
+// serverSummary describes one watched process on one line: "RSS idle
+// 10.50MB, peak 48.00MB, after 31.25MB; CPU 2.35s, 23.50us/request;
+// startup 12.34ms".
+func serverSummary(s ServerUsage) string {
+	var parts []string
+	if rss := rssSummary(s.RSSBytes); rss != "" {
+		parts = append(parts, "RSS "+rss)
+	}
+	parts = append(parts, fmt.Sprintf("CPU %s, %s/request", formatTimeUs(s.CPUSeconds*1e6), formatTimeUs(s.CPUUsPerRequest)))
+	if s.StartupS != nil {
+		parts = append(parts, "startup "+formatTimeUs(*s.StartupS*1e6))
+	}
+	if s.ExitedDuringLoad {
+		parts = append(parts, "exited during load")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// rssSummary lists the RSS samples as "idle 10.50MB, peak 48.00MB, after
+// 31.25MB", leaving out the samples that were not taken (0).
+func rssSummary(r RSS) string {
+	var items []string
+	for _, m := range []struct {
+		name  string
+		bytes int64
+	}{{"idle", r.Idle}, {"peak", r.Peak}, {"after", r.After}} {
+		if m.bytes > 0 {
+			items = append(items, m.name+" "+FormatBytes(float64(m.bytes)))
+		}
+	}
+	return strings.Join(items, ", ")
+}
+
+// errWriter keeps the first write error and skips every write after it, so
+// a renderer prints freely and returns one error at the end.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (ew *errWriter) printf(format string, args ...any) {
+	if ew.err == nil {
+		_, ew.err = fmt.Fprintf(ew.w, format, args...)
+	}
+}
