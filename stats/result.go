@@ -105,7 +105,7 @@ type ConnectTime struct {
 type ServerUsage struct {
 	PID              int      `json:"pid"`
 	RSSBytes         RSS      `json:"rss_bytes"`
-	CPUSeconds             float64  `json:"cpu_s"`
+	CPUSeconds       float64  `json:"cpu_s"`
 	CPUUsPerRequest  float64  `json:"cpu_us_per_request"`
 	StartupS         *float64 `json:"startup_s,omitempty"`
 	ExitedDuringLoad bool     `json:"exited,omitempty"`

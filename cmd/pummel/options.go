@@ -18,11 +18,11 @@ type options struct {
 	connections, threads, duration, requests, timeout string
 
 	keepAlive, noKeepAlive bool
-	method, body, bodyFile  string
-	contentType             string
-	headers                 cli.StringSlice
-	expectStatus            string
-	expectBody              string
+	method, body, bodyFile string
+	contentType            string
+	headers                cli.StringSlice
+	expectStatus           string
+	expectBody             string
 
 	unix, cacert, cert, key string
 	insecure                bool
