@@ -4,14 +4,16 @@ import "strings"
 
 // flagSpec tells normalizeArgs which flag names take a value.
 type flagSpec struct {
-	values map[string]bool // names (without dashes) of flags that take a value
-	bools  map[string]bool // names of boolean flags
+	values map[string]bool   // names (without dashes) of flags that take a value
+	bools  map[string]bool   // names of boolean flags
+	long   map[string]string // every name and alias → the flag's long name
 }
 
 // normalizeArgs rewrites wrk/ab spellings into what urfave/cli parses:
 // attached short values are split ("-t16" → "-t 16", "-c1k" → "-c 1k") and
 // flags after the URL are moved before it, since urfave/cli v2 stops
-// parsing flags at the first positional argument. A leading command name
+// parsing flags at the first positional argument. Known flags are spelled
+// by their long name, since urfave/cli v2 refuses "-o a --output b". A leading command name
 // stays first; everything after "--" is passed through untouched.
 func normalizeArgs(args []string, spec flagSpec, commands map[string]bool) []string {
 	var out, positional []string
@@ -43,18 +45,30 @@ func normalizeArgs(args []string, spec flagSpec, commands map[string]bool) []str
 // a value, and whether that value is the next argument.
 func splitFlag(a string, spec flagSpec) (tokens []string, value, takesNext bool) {
 	name := strings.TrimLeft(a, "-")
-	if strings.Contains(name, "=") {
-		return []string{a}, true, false
+	if name, value, ok := strings.Cut(name, "="); ok {
+		return []string{spec.spell(name) + "=" + value}, true, false
 	}
 	if spec.values[name] {
-		return []string{a}, true, true
+		return []string{spec.spell(name)}, true, true
 	}
 	if spec.bools[name] || a[1] == '-' {
-		return []string{a}, false, false
+		return []string{spec.spell(name)}, false, false
 	}
 	// A single dash and an unknown name: an attached short value ("-t16").
 	if short := name[:1]; spec.values[short] {
-		return []string{"-" + short, name[1:]}, true, false
+		return []string{spec.spell(short), name[1:]}, true, false
 	}
 	return []string{a}, false, false
+}
+
+// spell returns a known flag by its long name, or an unknown one as given
+// with two dashes.
+func (s flagSpec) spell(name string) string {
+	if long, ok := s.long[name]; ok {
+		name = long
+	}
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

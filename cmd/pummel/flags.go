@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/urfave/cli/v2"
 )
@@ -41,14 +39,16 @@ func loadFlags(o *options) []cli.Flag {
 
 // specOf lists which flag names take values, for normalizeArgs.
 func specOf(flags []cli.Flag) flagSpec {
-	spec := flagSpec{values: map[string]bool{}, bools: map[string]bool{"help": true, "h": true}}
+	spec := flagSpec{values: map[string]bool{}, bools: map[string]bool{"help": true, "h": true}, long: map[string]string{}}
 	for _, f := range flags {
 		_, isBool := f.(*cli.BoolFlag)
-		for _, name := range f.Names() {
+		names := f.Names()
+		for _, name := range names {
+			spec.long[name] = names[0]
 			if isBool {
-				spec.bools[strings.TrimSpace(name)] = true
+				spec.bools[name] = true
 			} else {
-				spec.values[strings.TrimSpace(name)] = true
+				spec.values[name] = true
 			}
 		}
 	}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/server"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// target starts the built-in server on loopback and returns its URL.
+func target(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New()
+	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
+	t.Cleanup(func() { srv.Shutdown() })
+	return "http://" + ln.Addr().String() + "/"
+}
+
+// pummel runs the CLI in-process and returns its exit code and outputs.
+func pummel(ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(ctx, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestBadInputExitsTwoWithOneLine(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // must appear in the one line
+	}{
+		{"no URL", nil, "URL"},
+		{"zero connections", []string{"-c", "0", "http://127.0.0.1:1/"}, "-c/--connections"},
+		{"bad count", []string{"-c", "lots", "http://127.0.0.1:1/"}, "-c/--connections"},
+		{"threads over connections", []string{"-t", "8", "-c", "2", "http://127.0.0.1:1/"}, "-t/--threads"},
+		{"bad duration", []string{"-d", "5x", "http://127.0.0.1:1/"}, "-d/--duration"},
+		{"bad requests", []string{"-n", "-5", "http://127.0.0.1:1/"}, "-n"},
+		{"bad timeout", []string{"--timeout", "0", "http://127.0.0.1:1/"}, "--timeout"},
+		{"missing body file", []string{"--body-file", "/nonexistent/body", "http://127.0.0.1:1/"}, "--body-file"},
+		{"unknown flag", []string{"--bogus", "http://127.0.0.1:1/"}, "--bogus"},
+		{"unknown short flag", []string{"-Z", "http://127.0.0.1:1/"}, "-Z"},
+		{"bad scheme", []string{"ftp://127.0.0.1/"}, "URL"},
+		{"no host", []string{"http:///path"}, "URL"},
+		{"bad header", []string{"-H", "novalue", "http://127.0.0.1:1/"}, "-H/--header"},
+		{"bad status list", []string{"--expect-status", "20x", "http://127.0.0.1:1/"}, "--expect-status"},
+		{"bad format", []string{"--format", "xml", "http://127.0.0.1:1/"}, "--format"},
+		{"bad output extension", []string{"-o", "r.csv", "http://127.0.0.1:1/"}, "-o/--output"},
+		{"two URLs", []string{"http://127.0.0.1:1/", "http://127.0.0.1:2/"}, "unexpected argument"},
+		{"body and body file", []string{"-b", "x", "--body-file", "f", "http://127.0.0.1:1/"}, "--body-file"},
+		{"cert without key", []string{"--cert", "c.pem", "https://127.0.0.1:1/"}, "--cert"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := pummel(t.Context(), tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q: want one line naming %q", stderr, tt.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+		})
+	}
+}
+
+func TestUnreachableTargetExitsOne(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	code, _, stderr := pummel(t.Context(), "-c", "2", "-d", "1", "http://"+addr+"/")
+	if code != exitFailed || !strings.Contains(stderr, "refused") {
+		t.Errorf("exit %d, stderr %q: want 1 and a refused connection", code, stderr)
+	}
+}
+
+func TestWrkCommandLine(t *testing.T) {
+	url := target(t)
+	code, stdout, stderr := pummel(t.Context(), "-t2", "-c4", "-d300ms", url, "--latency")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"Running 300ms test @ " + url, "  2 threads and 4 connections", "Thread Stats",
+		"    Latency ", "    Req/Sec ", "Latency Distribution", "     99%", " requests in ",
+		"Requests/sec:", "Transfer/sec:", "Status codes: 200 x ",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestAbCommandLineWritesJSONAndMarkdown(t *testing.T) {
+	url := target(t)
+	dir := t.TempDir()
+	jsonPath, mdPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
+	code, stdout, stderr := pummel(t.Context(), "-k", "-c", "8", "-n", "1k", "-H", "Authorization: Bearer s3cr3t-value",
+		url+"api", "-o", jsonPath, "--output="+mdPath, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("stdout is not JSON: %v", err)
+	}
+	// The built-in target answers unknown paths with 404: a status error each.
+	if res.Requests != 1000 || res.Status["404"] != 1000 || res.Errors.Status != 1000 {
+		t.Errorf("requests %d, status %v, status errors %d: want exactly 1000 404s", res.Requests, res.Status, res.Errors.Status)
+	}
+	if res.Config.Connections != 8 || res.Config.Requests != 1000 || !res.Config.KeepAlive {
+		t.Errorf("config %+v does not echo -k -c 8 -n 1k", res.Config)
+	}
+	for _, path := range []string{jsonPath, mdPath} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte("s3cr3t-value")) {
+			t.Errorf("%s shows the Authorization header's value", path)
+		}
+	}
+	if strings.Contains(stdout, "s3cr3t-value") {
+		t.Error("stdout shows the Authorization header's value")
+	}
+}
+
+func TestShowSecrets(t *testing.T) {
+	url := strings.Replace(target(t), "http://", "http://user:pa55word@", 1)
+	args := []string{"-c", "1", "-n", "5", "-H", "X-Api-Key: k3y-value", "--format", "json", url}
+	_, stdout, _ := pummel(t.Context(), args...)
+	if strings.Contains(stdout, "k3y-value") || strings.Contains(stdout, "pa55word") {
+		t.Errorf("secrets printed without --show-secrets:\n%s", stdout)
+	}
+	_, stdout, _ = pummel(t.Context(), append(args, "--show-secrets")...)
+	if !strings.Contains(stdout, "k3y-value") || !strings.Contains(stdout, "pa55word") {
+		t.Errorf("--show-secrets hid the secrets:\n%s", stdout)
+	}
+}
+
+func TestInterruptPrintsPartialResultsAndExits130(t *testing.T) {
+	url := target(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	code, stdout, _ := pummel(ctx, "-c", "2", "-d", "1m", url)
+	if code != exitInterrupted {
+		t.Errorf("exit %d, want %d", code, exitInterrupted)
+	}
+	if !strings.Contains(stdout, "Requests/sec:") || !strings.Contains(stdout, "Interrupted") {
+		t.Errorf("no partial results:\n%s", stdout)
+	}
+	if time.Since(began) > 30*time.Second {
+		t.Errorf("interrupt took %v to stop a 1m run", time.Since(began))
+	}
+}
+
+func TestDemo(t *testing.T) {
+	code, stdout, stderr := pummel(t.Context(), "demo", "-d", "200ms", "-c", "2")
+	if code != 0 || !strings.Contains(stdout, "Requests/sec:") || !strings.Contains(stdout, "Latency Distribution") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
