@@ -15,7 +15,7 @@ func TestBuildRequest(t *testing.T) {
 		notWant []string
 	}{
 		{name: "plain GET", url: "http://127.0.0.1:8080/a?b=1",
-			want: []string{"GET /a?b=1 HTTP/1.1\r\n", "Host: 127.0.0.1:8080\r\n", "User-Agent: pummel\r\n"},
+			want:    []string{"GET /a?b=1 HTTP/1.1\r\n", "Host: 127.0.0.1:8080\r\n", "User-Agent: pummel\r\n"},
 			notWant: []string{"Content-Length", "Connection"}},
 		{name: "default port left out of Host", url: "http://example.test:80/", want: []string{"Host: example.test\r\n"}},
 		{name: "IPv6 host", url: "http://[::1]:9000/", want: []string{"Host: [::1]:9000\r\n"}},
