@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/server"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestHTTPS(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { n.Add(1) }))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	tests := []struct {
+		name    string
+		tls     *tls.Config
+		wantErr bool
+	}{
+		{"trusted CA", &tls.Config{RootCAs: roots}, false},
+		{"insecure", &tls.Config{InsecureSkipVerify: true}, false},
+		{"unknown CA", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n.Store(0)
+			res, err := Run(t.Context(), Config{URL: u, TLS: tt.tls, Connections: 2, Threads: 1, Requests: 50, Timeout: 5 * time.Second})
+			if tt.wantErr {
+				if err == nil {
+					t.Error("an untrusted certificate was accepted")
+				}
+				return
+			}
+			if err != nil || res.Requests != 50 || n.Load() != 50 || res.Errors != (stats.Errors{}) {
+				t.Errorf("err %v, requests %d, server %d, errors %+v", err, res.Requests, n.Load(), res.Errors)
+			}
+		})
+	}
+}
+
+func TestUnixSocket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Skip("no unix sockets:", err)
+	}
+	srv := server.New()
+	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
+	t.Cleanup(func() { srv.Shutdown() })
+	u, _ := url.Parse("http://localhost/status/201")
+	res, err := Run(t.Context(), Config{URL: u, UnixSocket: path, Connections: 2, Threads: 1, Requests: 30, Timeout: 5 * time.Second})
+	if err != nil || res.Status["201"] != 30 {
+		t.Errorf("err %v, status %v: want 30 × 201 over the socket", err, res.Status)
+	}
+}
+
+func TestHeadResponsesHaveNoBody(t *testing.T) {
+	u := builtinTarget(t)
+	u.Path = "/bytes/100" // Content-Length: 100, but no body follows a HEAD
+	res, err := Run(t.Context(), Config{URL: u, Method: "HEAD", Connections: 1, Threads: 1, Requests: 20, Timeout: 2 * time.Second})
+	if err != nil || res.Requests != 20 || res.Errors != (stats.Errors{}) {
+		t.Errorf("err %v, requests %d, errors %+v %v", err, res.Requests, res.Errors, res.ErrorCauses)
+	}
+}
