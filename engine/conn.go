@@ -21,31 +21,24 @@ const (
 type conn struct {
 	run     *run
 	worker  *worker
-	nc      net.Conn     // nil while disconnected
-	wire    countingConn // wraps nc, counts bytes read
+	nc      net.Conn // nil while disconnected
+	wire    *wire    // nc's byte stream, feeding br
 	br      *bufio.Reader
 	hdr     fasthttp.ResponseHeader
 	body    []byte // the last body, kept only for --expect-body
 	batch   stats.Batch
 	served  int // responses on the current connection
 	backoff time.Duration
-}
-
-// countingConn counts the bytes read from the wire.
-type countingConn struct {
-	net.Conn
-	read int64
-}
-
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.read += int64(n)
-	return n, err
+	// deadline is the connection's current deadline. It is moved only when
+	// a request could outlive it, to deadlineSlack past that request's
+	// timeout: a timeout is then detected up to deadlineSlack late, and
+	// the runtime's timer is touched a few times a second, not per request.
+	deadline time.Time
 }
 
 func newConn(r *run, w *worker) *conn {
-	c := &conn{run: r, worker: w}
-	c.br = bufio.NewReaderSize(&c.wire, r.cfg.readBufferSize())
+	c := &conn{run: r, worker: w, wire: &wire{}}
+	c.br = bufio.NewReaderSize(c.wire, r.cfg.readBufferSize())
 	c.hdr.DisableNormalizing()
 	return c
 }
@@ -90,13 +83,14 @@ func (c *conn) do() {
 
 // roundTrip writes the request and reads its response.
 func (c *conn) roundTrip(start time.Time) failure {
-	c.nc.SetDeadline(start.Add(c.run.cfg.Timeout)) //nolint:errcheck // a closed conn fails the write below
-	if c.run.stopped() {
+	if due := start.Add(c.run.cfg.Timeout); c.deadline.Before(due) {
+		c.deadline = due.Add(c.run.deadlineSlack)
+		c.nc.SetDeadline(c.deadline) //nolint:errcheck // a closed conn fails the write below
+	}
+	if c.run.stopped() { // checked after the deadline moved: see run.halt
 		return fail(stats.Timeout, "stopped") // never recorded: the run is over
 	}
-	n, err := c.nc.Write(c.run.request)
-	c.batch.AddBytes(0, int64(n))
-	if err != nil {
+	if err := c.wire.send(c.run.request); err != nil {
 		return writeFailure(err)
 	}
 	status, closeConn, f := c.readResponse()
@@ -105,8 +99,7 @@ func (c *conn) roundTrip(start time.Time) failure {
 	}
 	latency := time.Since(start)
 	c.served++
-	c.batch.AddBytes(c.wire.read, 0)
-	c.wire.read = 0
+	c.takeBytes()
 	c.worker.done.Add(1)
 	if c.run.cfg.Expect.active() {
 		if why := c.run.cfg.Expect.check(status, c.body); why != "" {
@@ -127,9 +120,14 @@ func (c *conn) roundTrip(start time.Time) failure {
 
 // record counts a failed request, with the bytes it moved.
 func (c *conn) record(f failure) {
-	c.batch.AddBytes(c.wire.read, 0)
-	c.wire.read = 0
+	c.takeBytes()
 	c.worker.addError(f.class, f.cause)
+}
+
+// takeBytes moves the wire's byte counts into the batch.
+func (c *conn) takeBytes() {
+	c.batch.AddBytes(c.wire.read, c.wire.written)
+	c.wire.read, c.wire.written = 0, 0
 }
 
 // open dials a fresh connection and registers it with the run.
@@ -144,9 +142,16 @@ func (c *conn) open() failure {
 		return fail(stats.Connect, "stopped")
 	}
 	c.worker.addConnect(time.Since(t))
-	c.nc, c.wire.Conn, c.served, c.backoff = nc, nc, 0, 0
-	c.br.Reset(&c.wire)
+	c.attach(nc)
+	c.backoff = 0
 	return failure{}
+}
+
+// attach makes nc the connection's socket.
+func (c *conn) attach(nc net.Conn) {
+	c.nc, c.served, c.deadline = nc, 0, time.Time{}
+	c.wire.conn = nc
+	c.br.Reset(c.wire)
 }
 
 // shut closes the connection, if open.
@@ -154,7 +159,7 @@ func (c *conn) shut() {
 	if c.nc != nil {
 		c.run.unregister(c.nc)
 		c.nc.Close()
-		c.nc, c.wire.Conn = nil, nil
+		c.nc, c.wire.conn = nil, nil
 	}
 }
 
@@ -171,6 +176,7 @@ func (c *conn) sleepBackoff() {
 
 // finish hands the last outcomes to the worker and closes the connection.
 func (c *conn) finish() {
-	c.worker.addBatch(&c.batch)
 	c.shut()
+	c.takeBytes()
+	c.worker.addBatch(&c.batch)
 }

@@ -19,8 +19,10 @@ type run struct {
 	head     bool   // HEAD responses have no body
 	keepBody bool   // bodies are kept for --expect-body
 	dialer   *dialer
-	ctx      context.Context // cancelled when the run stops
-	cancel   context.CancelFunc
+	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
+	deadlineSlack time.Duration
+	ctx           context.Context // cancelled when the run stops
+	cancel        context.CancelFunc
 
 	limited bool         // Requests > 0
 	tickets atomic.Int64 // requests not yet started, when limited
@@ -107,13 +109,14 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		return nil, err
 	}
 	r := &run{
-		cfg:      cfg,
-		request:  request,
-		head:     cfg.method() == "HEAD",
-		keepBody: cfg.Expect.needsBody(),
-		dialer:   newDialer(cfg),
-		limited:  cfg.Requests > 0,
-		open:     make(map[net.Conn]struct{}, cfg.Connections),
+		cfg:           cfg,
+		request:       request,
+		head:          cfg.method() == "HEAD",
+		keepBody:      cfg.Expect.needsBody(),
+		dialer:        newDialer(cfg),
+		deadlineSlack: min(cfg.Timeout/10, 100*time.Millisecond),
+		limited:       cfg.Requests > 0,
+		open:          make(map[net.Conn]struct{}, cfg.Connections),
 	}
 	r.tickets.Store(cfg.Requests)
 	r.ctx, r.cancel = context.WithCancel(ctx)
@@ -141,7 +144,7 @@ func (r *run) openAll(conns []*conn) error {
 			}
 			opened.Add(1)
 			c.worker.addConnect(time.Since(t))
-			c.nc, c.wire.Conn = nc, nc
+			c.attach(nc)
 		})
 	}
 	wg.Wait()
