@@ -27,7 +27,7 @@ func builtinTarget(tb testing.TB) *url.URL {
 // allocs/op is the proof that the per-request path does not allocate; the
 // server's own allocations, if any, are included, so 0 means both are clean.
 func BenchmarkRequest(b *testing.B) {
-	for _, path := range []string{"/", "/bytes/1024"} {
+	for _, path := range []string{"/", "/bytes/1024", "/bytes/100000"} {
 		b.Run(path, func(b *testing.B) {
 			u := builtinTarget(b)
 			u.Path = path

@@ -93,7 +93,7 @@ func readFailure(err error, started bool) failure {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fail(stats.Read, "EOF mid-response")
 	case errors.As(err, &small):
-		return fail(stats.Read, "response header larger than read buffer")
+		return fail(stats.Read, "response header over 64 KiB")
 	}
 	return fail(stats.Read, "malformed response")
 }

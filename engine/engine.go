@@ -22,7 +22,7 @@ const (
 	DefaultConnections    = 50
 	DefaultDuration       = 10 * time.Second
 	DefaultTimeout        = 2 * time.Second
-	DefaultReadBufferSize = 4096
+	DefaultReadBufferSize = 1024
 )
 
 // Config describes one load run. Build it in cmd/pummel, check it with
@@ -63,8 +63,9 @@ type Config struct {
 	// Dial opens connections; nil means a net.Dialer. Tests inject
 	// in-memory listeners here.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
-	// ReadBufferSize is the per-connection read buffer; it also bounds the
-	// size of a response header block.
+	// ReadBufferSize is the initial per-connection read buffer. It grows
+	// (up to 64 KiB) on a connection whose response headers do not fit;
+	// bodies larger than it are read through a shared scratch buffer.
 	ReadBufferSize int
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/url"
@@ -239,5 +240,16 @@ func TestBytesWrittenMatchRequests(t *testing.T) {
 	}
 	if got := string(srv.LastRequest()); got != string(req) {
 		t.Errorf("server received %q, want %q", got, req)
+	}
+}
+
+func TestExpectBodyFindsTextAtTheEndOfALargeBody(t *testing.T) {
+	body := append(bytes.Repeat([]byte("x"), 300_000), "needle"...)
+	for _, b := range []fixture.Behaviour{{Body: body}, {Body: body, Chunked: true}, {Body: body, CloseDelimited: true}} {
+		srv := fixture.New(t, b)
+		res := load(t, srv, Config{Requests: 6, Connections: 2, Expect: Expect{Body: []byte("needle")}})
+		if res.Requests != 6 || res.Errors != (stats.Errors{}) {
+			t.Errorf("%v: requests %d, errors %+v %v", b.Chunked, res.Requests, res.Errors, res.ErrorCauses)
+		}
 	}
 }

@@ -1,13 +1,21 @@
 package engine
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
+	"sync"
+
+	"github.com/valyala/fasthttp"
 )
 
 // maxKeptBody bounds how much of a body is kept for --expect-body.
 const maxKeptBody = 4 << 20
+
+// maxReadBufferSize bounds how far a connection's read buffer grows to hold
+// a response header; a larger header is a read error.
+const maxReadBufferSize = 64 << 10
 
 // readResponse reads one whole response from the connection: the header
 // with fasthttp, the body by its framing (Content-Length, chunked, or until
@@ -22,6 +30,9 @@ func (c *conn) readResponse() (status int, closeConn bool, f failure) {
 			return 0, false, readFailure(err, false)
 		}
 		if err := c.hdr.Read(c.br); err != nil {
+			if c.growReader(err) {
+				continue // the header did not fit: read it again, whole
+			}
 			return 0, false, readFailure(err, true)
 		}
 		status = c.hdr.StatusCode()
@@ -54,29 +65,83 @@ func (c *conn) readBody(status int) (untilClose bool, err error) {
 }
 
 // consume reads n body bytes, keeping them only when checks need them.
+// What is buffered is taken from the reader; a remainder larger than the
+// reader's buffer is read straight from the wire through a pooled scratch
+// buffer, so a large body costs few system calls and no memory per connection.
 func (c *conn) consume(n int) error {
-	if !c.run.keepBody {
-		if _, err := c.br.Discard(n); err != nil {
+	k := min(n, c.br.Buffered())
+	c.keepBuffered(k)
+	n -= k
+	if n == 0 {
+		return nil
+	}
+	if n < c.br.Size() {
+		b, err := c.br.Peek(n)
+		c.keepBuffered(len(b))
+		if err != nil {
 			return unexpectedEOF(err)
 		}
 		return nil
 	}
-	for n > 0 {
-		b, err := c.br.Peek(min(n, c.br.Size()))
-		c.keep(b)
-		c.br.Discard(len(b)) //nolint:errcheck // b is buffered
-		n -= len(b)
-		if err != nil && n > 0 {
+	return c.stream(n)
+}
+
+// stream reads n bytes (n < 0: until EOF) from the wire, bypassing the
+// empty read buffer.
+func (c *conn) stream(n int) error {
+	buf := scratchPool.Get().(*[]byte)
+	defer scratchPool.Put(buf)
+	for n != 0 {
+		want := len(*buf)
+		if n > 0 {
+			want = min(want, n)
+		}
+		m, err := c.wire.Read((*buf)[:want])
+		c.keep((*buf)[:m])
+		if n > 0 {
+			n -= m
+		}
+		switch {
+		case err == io.EOF && n < 0:
+			return nil
+		case err != nil && n != 0:
 			return unexpectedEOF(err)
 		}
 	}
 	return nil
 }
 
+// scratchPool holds the buffers stream reads large bodies into.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// keepBuffered consumes n buffered bytes, keeping them if checks need them.
+func (c *conn) keepBuffered(n int) {
+	if c.run.keepBody {
+		b, _ := c.br.Peek(n)
+		c.keep(b)
+	}
+	c.br.Discard(n) //nolint:errcheck // n bytes are buffered
+}
+
 func (c *conn) keep(b []byte) {
 	if c.run.keepBody && len(c.body) < maxKeptBody {
 		c.body = append(c.body, b[:min(len(b), maxKeptBody-len(c.body))]...)
 	}
+}
+
+// growReader replaces a read buffer too small for a response header with
+// one four times larger, up to maxReadBufferSize, keeping what was already
+// buffered. It reports whether it did.
+func (c *conn) growReader(err error) bool {
+	var small *fasthttp.ErrSmallBuffer
+	size := c.br.Size()
+	if !errors.As(err, &small) || size >= maxReadBufferSize {
+		return false
+	}
+	buffered, _ := c.br.Peek(c.br.Buffered())
+	head := bytes.NewReader(bytes.Clone(buffered))
+	c.br = bufio.NewReaderSize(io.MultiReader(head, c.wire), min(4*size, maxReadBufferSize))
+	return true
 }
 
 // readChunked consumes a chunked body and its trailer.
@@ -146,18 +211,8 @@ func parseChunkSize(line []byte) (int, bool) {
 
 // readUntilEOF consumes a body that ends when the server closes.
 func (c *conn) readUntilEOF() error {
-	for {
-		if c.br.Buffered() == 0 {
-			if _, err := c.br.Peek(1); errors.Is(err, io.EOF) {
-				return nil
-			} else if err != nil {
-				return err
-			}
-		}
-		b, _ := c.br.Peek(c.br.Buffered())
-		c.keep(b)
-		c.br.Discard(len(b)) //nolint:errcheck // b is buffered
-	}
+	c.keepBuffered(c.br.Buffered())
+	return c.stream(-1)
 }
 
 func unexpectedEOF(err error) error {

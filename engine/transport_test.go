@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,5 +72,39 @@ func TestHeadResponsesHaveNoBody(t *testing.T) {
 	res, err := Run(t.Context(), Config{URL: u, Method: "HEAD", Connections: 1, Threads: 1, Requests: 20, Timeout: 2 * time.Second})
 	if err != nil || res.Requests != 20 || res.Errors != (stats.Errors{}) {
 		t.Errorf("err %v, requests %d, errors %+v %v", err, res.Requests, res.Errors, res.ErrorCauses)
+	}
+}
+
+func TestLargeResponseHeadersGrowTheReadBuffer(t *testing.T) {
+	tests := []struct {
+		name   string
+		size   int
+		errors int64
+	}{
+		{"fits the initial buffer", 100, 0},
+		{"needs a larger buffer", 5000, 0},
+		{"needs the largest buffer", 50_000, 0},
+		{"too large", 100_000, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			value := strings.Repeat("v", tt.size)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("X-Big", value)
+				w.Write([]byte("body")) //nolint:errcheck // test server
+			}))
+			t.Cleanup(srv.Close)
+			u, _ := url.Parse(srv.URL)
+			res, err := Run(t.Context(), Config{URL: u, Connections: 1, Threads: 1, Requests: 10, Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Errors.Read != tt.errors || res.Requests != 10-tt.errors {
+				t.Errorf("responses %d, read errors %d %v; want %d errors", res.Requests, res.Errors.Read, res.ErrorCauses, tt.errors)
+			}
+			if tt.errors > 0 && res.ErrorCauses["read"]["response header over 64 KiB"] != tt.errors {
+				t.Errorf("causes %v", res.ErrorCauses)
+			}
+		})
 	}
 }

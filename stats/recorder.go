@@ -23,7 +23,7 @@ func NewHistogram() *hdrhistogram.Histogram {
 
 // BatchSize is how many outcomes a Batch holds before it must be added to a
 // Recorder.
-const BatchSize = 64
+const BatchSize = 16
 
 // Batch collects the outcomes of a connection's requests without locking,
 // so that the worker's Recorder is locked once per BatchSize requests rather

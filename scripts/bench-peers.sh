@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Side-by-side closed-loop benchmark of pummel against wrk, ab and hey, all
+# loading one nginx worker that answers an empty 200.
+#
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel wrk ab hey"] [-o OUT.md]
+#
+# nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
+# interleaved within each repetition, so drift in the machine hits all of them.
+# For each run it records:
+#   requests   the server's own count (nginx stub_status delta), not the tool's
+#   req/s      requests / wall time of the client process
+#   req/CPU-s  requests / (user + system CPU seconds of the client process)
+#   RSS        the client's peak resident set size (/usr/bin/time %M)
+#   other CPU  CPU time used by anything but client and server during the run,
+#              in % of one core; runs above 10% are marked noisy
+# and writes a markdown table of medians, with ratios to wrk, to OUT.md
+# (default: stdout). Installs nginx, wrk, apache2-utils, hey and time from
+# Debian when missing. Sends traffic to 127.0.0.1 only; every run is bounded
+# by -d.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+reps=5 conns="64 10000" dur=10 tools="pummel wrk ab hey" out=/dev/stdout
+while getopts "r:c:d:t:o:" opt; do
+  case $opt in
+    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; o) out=$OPTARG ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
+  esac
+done
+
+need=()
+for pair in nginx:nginx wrk:wrk ab:apache2-utils hey:hey /usr/bin/time:time taskset:util-linux; do
+  command -v "${pair%%:*}" >/dev/null || need+=("${pair#*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+[ "$(nproc)" -ge 2 ] || { echo "bench-peers: needs 2 CPUs (client and server on separate cores)" >&2; exit 1; }
+
+work=$(mktemp -d)
+port=18089
+pummel=$work/pummel
+scripts/build.sh "$pummel" >/dev/null
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+mkdir -p "$work/logs"
+cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+worker_rlimit_nofile 30000;
+pid $work/nginx.pid;
+error_log $work/logs/error.log warn;
+daemon off;
+events { worker_connections 25000; multi_accept on; }
+http {
+  access_log off;
+  keepalive_requests 1000000000;
+  keepalive_timeout 300s;
+  server {
+    listen 127.0.0.1:$port backlog=16384;
+    location / { return 200; }
+    location = /nginx_status { stub_status; }
+  }
+}
+CONF
+taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
+nginx_master=$!
+trap 'kill $nginx_master 2>/dev/null; wait $nginx_master 2>/dev/null; rm -rf "$work"' EXIT
+url=http://127.0.0.1:$port/
+for _ in $(seq 50); do curl -sf "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
+nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+
+served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
+busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8}' /proc/stat; }
+proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
+
+command_for() { # tool connections
+  local c=$2 threads=1
+  case $1 in
+    pummel) echo "$pummel -q -t$threads -c$c -d${dur}s $url" ;;
+    wrk) echo "wrk -t$threads -c$c -d${dur}s $url" ;;
+    ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
+    hey) echo "hey -z ${dur}s -c $c $url" ;;
+  esac
+}
+
+runs=$work/runs.tsv
+hz=$(getconf CLK_TCK)
+for rep in $(seq "$reps"); do
+  for c in $conns; do
+    for tool in $tools; do
+      cmd=$(command_for "$tool" "$c")
+      before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
+      /usr/bin/time -f "%e %U %S %M" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
+      after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
+      read -r wall user sys rss <"$work/time"
+      requests=$((after - before - 1)) # less our own status request
+      other=$(awk -v b=$((b1 - b0)) -v n=$((n1 - n0)) -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
+        'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" >>"$runs"
+      printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
+      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, other ${other}%" >&2
+    done
+  done
+done
+
+{
+  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | client max RSS | noisy runs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" '
+    function median(list,   n, a, i, j, t) {
+      n = split(list, a, " ")
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+    }
+    { k = $1 SUBSEP $2
+      rps[k] = rps[k] " " $4 / $5
+      eff[k] = eff[k] " " $4 / ($6 + $7)
+      rss[k] = rss[k] " " $8 / 1024
+      if ($9 > 10) noisy[k]++ }
+    END {
+      nt = split(tools, T, " "); nc = split(conns, C, " ")
+      for (ci = 1; ci <= nc; ci++) {
+        base = median(eff["wrk" SUBSEP C[ci]])
+        for (ti = 1; ti <= nt; ti++) {
+          k = T[ti] SUBSEP C[ci]
+          e = median(eff[k])
+          printf "| %s | %s | %.0f | %.0f | %s | %.1f MiB | %d |\n", T[ti], C[ci], median(rps[k]), e,
+            (base > 0 ? sprintf("%.2f×", e / base) : "n/a"), median(rss[k]), noisy[k]
+        }
+      }
+    }'
+  echo
+  echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
+  echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
+  echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  echo
+  echo "Commands (CONNS and the URL filled in per run):"
+  echo
+  for tool in $tools; do echo "    $(command_for "$tool" CONNS)"; done
+} >"$out"
