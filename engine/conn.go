@@ -31,8 +31,8 @@ type conn struct {
 	backoff time.Duration
 	// deadline is the connection's current deadline. It is moved only when
 	// a request could outlive it, to deadlineSlack past that request's
-	// timeout: a timeout is then detected up to deadlineSlack late, and
-	// the runtime's timer is touched a few times a second, not per request.
+	// timeout: a timeout is then detected up to deadlineSlack late, and the
+	// runtime's timer is touched about once per slack, not per request.
 	deadline time.Time
 }
 

@@ -118,7 +118,7 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Expect.needsBody(),
 		dialer:        newDialer(cfg),
-		deadlineSlack: min(cfg.Timeout/10, 100*time.Millisecond),
+		deadlineSlack: min(cfg.Timeout/4, time.Second),
 		limited:       cfg.Requests > 0,
 		open:          make(map[net.Conn]struct{}, cfg.Connections),
 	}
