@@ -38,10 +38,10 @@ func BenchmarkRequest(b *testing.B) {
 			}
 			w := newWorker()
 			c := newConn(r, w)
-			c.do() // dial and warm up outside the measurement
+			c.do(1) // dial and warm up outside the measurement
 			b.ReportAllocs()
 			for b.Loop() {
-				c.do()
+				c.do(1)
 			}
 			c.finish()
 			if got := w.rec.Requests(); got != int64(b.N)+1 {

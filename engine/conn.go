@@ -46,20 +46,26 @@ func newConn(r *run, w *worker) *conn {
 // loop sends requests until the run stops or runs out of requests.
 func (c *conn) loop() {
 	defer c.finish()
-	for c.run.acquire() {
-		c.do()
+	for {
+		k := c.run.acquire(c.run.depth)
+		if k == 0 {
+			return
+		}
+		c.do(k)
 	}
 }
 
-// do carries out one request, which ends as a response or as one error. A
-// connection the server closed while idle is reopened and the request sent
-// again: that is a reconnect, not an error.
-func (c *conn) do() {
-	for {
+// do carries out k pipelined requests (k is 1 without --pipeline); each
+// ends as a response or as an error. Requests the server did not answer
+// because it closed the connection between responses (announced, or while
+// the connection sat idle) are sent again on a new connection: that is a
+// reconnect, not an error.
+func (c *conn) do(k int) {
+	for k > 0 {
 		start := time.Now()
 		if c.nc == nil {
 			if f := c.open(); f.failed() {
-				c.record(f)
+				c.record(f, k)
 				c.sleepBackoff()
 				return
 			}
@@ -67,36 +73,58 @@ func (c *conn) do() {
 				start = time.Now() // keep-alive latency excludes the dial
 			}
 		}
-		reused := c.served > 0
-		f := c.roundTrip(start)
-		if !f.failed() || c.run.stopped() {
-			return
+		answered, f := c.roundTrip(start, k)
+		k -= answered
+		if !f.failed() {
+			continue // all answered, or the server closed: send the rest anew
 		}
+		if c.run.stopped() {
+			return // abandoned at the end of the run, not counted (as wrk)
+		}
+		idleClose := f.idle && c.served > 0
 		c.shut()
-		if !(reused && f.idle) {
-			c.record(f)
+		if !idleClose {
+			c.record(f, k) // the failed request and those queued behind it
 			return
 		}
 		c.worker.addReconnect()
 	}
 }
 
-// roundTrip writes the request and reads its response.
-func (c *conn) roundTrip(start time.Time) failure {
+// roundTrip writes k requests at once and reads their responses. It
+// returns how many were answered; fewer than k without a failure means the
+// server closed the connection after the last of them.
+func (c *conn) roundTrip(start time.Time, k int) (int, failure) {
 	if due := start.Add(c.run.cfg.Timeout); c.deadline.Before(due) {
 		c.deadline = due.Add(c.run.deadlineSlack)
 		c.nc.SetDeadline(c.deadline) //nolint:errcheck // a closed conn fails the write below
 	}
 	if c.run.stopped() { // checked after the deadline moved: see run.halt
-		return fail(stats.Timeout, "stopped") // never recorded: the run is over
+		return 0, fail(stats.Timeout, "stopped") // never recorded: the run is over
 	}
-	if err := c.wire.send(c.run.request); err != nil {
-		return writeFailure(err)
+	if err := c.wire.send(c.run.requests(k)); err != nil {
+		return 0, writeFailure(err)
 	}
-	status, closeConn, f := c.readResponse()
-	if f.failed() {
-		return f
+	for i := range k {
+		status, closeConn, f := c.readResponse()
+		if f.failed() {
+			return i, f
+		}
+		c.complete(start, status)
+		if closeConn || c.run.cfg.NoKeepAlive {
+			c.shut()
+			if !c.run.cfg.NoKeepAlive {
+				c.worker.addReconnect()
+			}
+			return i + 1, failure{}
+		}
 	}
+	return k, failure{}
+}
+
+// complete records one response; its latency runs from start, the time
+// its batch was sent.
+func (c *conn) complete(start time.Time, status int) {
 	latency := time.Since(start)
 	c.served++
 	c.takeBytes()
@@ -109,19 +137,12 @@ func (c *conn) roundTrip(start time.Time) failure {
 	if c.batch.Add(latency, status) {
 		c.worker.addBatch(&c.batch)
 	}
-	if closeConn || c.run.cfg.NoKeepAlive {
-		c.shut()
-		if !c.run.cfg.NoKeepAlive {
-			c.worker.addReconnect()
-		}
-	}
-	return failure{}
 }
 
-// record counts a failed request, with the bytes it moved.
-func (c *conn) record(f failure) {
+// record counts n requests that failed alike, with the bytes they moved.
+func (c *conn) record(f failure, n int) {
 	c.takeBytes()
-	c.worker.addError(f.class, f.cause)
+	c.worker.addErrors(f.class, f.cause, n)
 }
 
 // takeBytes moves the wire's byte counts into the batch.

@@ -23,6 +23,8 @@ const (
 	DefaultDuration       = 10 * time.Second
 	DefaultTimeout        = 2 * time.Second
 	DefaultReadBufferSize = 1024
+	// MaxPipeline bounds Pipeline.
+	MaxPipeline = 1024
 )
 
 // Config describes one load run. Build it in cmd/pummel, check it with
@@ -46,6 +48,10 @@ type Config struct {
 	// NoKeepAlive sends "Connection: close" and opens a connection per
 	// request; the dial is then part of each request's latency.
 	NoKeepAlive bool
+	// Pipeline is how many requests a connection writes at once before
+	// reading their responses (HTTP/1.1 pipelining); 0 or 1 means none.
+	// Each response's latency runs from the time its batch was sent.
+	Pipeline int
 
 	// Method, Headers and Body make up the request. Headers keep their
 	// names as given; a Host header overrides the URL's host.
@@ -93,6 +99,10 @@ func (c *Config) Validate() error {
 		return errors.New("duration: a duration or a request count is required")
 	case c.Timeout <= 0:
 		return fmt.Errorf("timeout: %v, need a positive duration", c.Timeout)
+	case c.Pipeline < 0 || c.Pipeline > MaxPipeline:
+		return fmt.Errorf("pipeline: %d, need between 1 and %d", c.Pipeline, MaxPipeline)
+	case c.Pipeline > 1 && c.NoKeepAlive:
+		return errors.New("pipeline: pipelining needs keep-alive connections")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,11 +16,14 @@ import (
 
 // run is the state shared by all connections of one Run.
 type run struct {
-	cfg      *Config
-	request  []byte // the serialised request every connection writes
-	head     bool   // HEAD responses have no body
-	keepBody bool   // bodies are kept for --expect-body
-	dialer   *dialer
+	cfg     *Config
+	request []byte // the serialised request every connection writes
+	// pipelined is request repeated depth times, written as one batch.
+	pipelined []byte
+	depth     int  // requests per batch (--pipeline)
+	head      bool // HEAD responses have no body
+	keepBody  bool // bodies are kept for --expect-body
+	dialer    *dialer
 	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
 	deadlineSlack time.Duration
 	ctx           context.Context // cancelled when the run stops
@@ -33,13 +37,23 @@ type run struct {
 	open map[net.Conn]struct{} // connections to wake when the run stops
 }
 
-// acquire reports whether the connection may start another request.
-func (r *run) acquire() bool {
+// acquire returns how many of the n requests a connection wants to send
+// it may send: n, fewer near the end of a -n run, 0 when the run is over.
+func (r *run) acquire(n int) int {
 	if r.halted.Load() {
-		return false
+		return 0
 	}
-	return !r.limited || r.tickets.Add(-1) >= 0
+	if !r.limited {
+		return n
+	}
+	// Concurrent callers may drive tickets below zero; each keeps only
+	// its share of what was left, so exactly Requests are handed out.
+	left := r.tickets.Add(-int64(n))
+	return int(max(0, min(int64(n), int64(n)+left)))
 }
+
+// requests returns the bytes of k pipelined requests.
+func (r *run) requests(k int) []byte { return r.pipelined[:k*len(r.request)] }
 
 func (r *run) stopped() bool { return r.halted.Load() }
 
@@ -122,6 +136,8 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		limited:       cfg.Requests > 0,
 		open:          make(map[net.Conn]struct{}, cfg.Connections),
 	}
+	r.depth = max(cfg.Pipeline, 1)
+	r.pipelined = bytes.Repeat(request, r.depth)
 	r.tickets.Store(cfg.Requests)
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil

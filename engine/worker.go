@@ -27,8 +27,12 @@ func (w *worker) addBatch(b *stats.Batch) {
 }
 
 func (w *worker) addError(class stats.ErrorClass, cause string) {
+	w.addErrors(class, cause, 1)
+}
+
+func (w *worker) addErrors(class stats.ErrorClass, cause string, n int) {
 	w.mu.Lock()
-	w.rec.AddError(class, cause)
+	w.rec.AddErrors(class, cause, int64(n))
 	w.mu.Unlock()
 }
 

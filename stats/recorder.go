@@ -110,9 +110,14 @@ func (r *Recorder) recordLatency(ns int64) {
 
 // AddError counts one failed request of the given class and cause.
 func (r *Recorder) AddError(class ErrorClass, cause string) {
-	r.errors[class]++
+	r.AddErrors(class, cause, 1)
+}
+
+// AddErrors counts n failed requests of the given class and cause.
+func (r *Recorder) AddErrors(class ErrorClass, cause string, n int64) {
+	r.errors[class] += n
 	if cause != "" {
-		r.causes[Cause{class, cause}]++
+		r.causes[Cause{class, cause}] += n
 	}
 }
 

@@ -130,6 +130,8 @@ type RunConfig struct {
 	Requests    int64    `json:"requests,omitempty"`
 	TimeoutS    float64  `json:"timeout_s"`
 	KeepAlive   bool     `json:"keepalive"`
+	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
+	Pipeline int `json:"pipeline,omitempty"`
 	// Command is the command line that produced the result, redacted.
 	Command string `json:"command,omitempty"`
 }

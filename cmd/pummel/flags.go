@@ -15,6 +15,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds; default 10s unless -n)"},
 		&cli.StringFlag{Name: "requests", Aliases: []string{"n"}, Destination: &o.requests, Usage: "stop after exactly `N` requests (with -d, whichever comes first)"},
 		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
+		&cli.StringFlag{Name: "pipeline", Value: "1", Destination: &o.pipeline, Usage: "send `N` requests at once on each connection (HTTP/1.1 pipelining)"},
 		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "keep connections alive (the default; accepted for ab users)"},
 		&cli.BoolFlag{Name: "no-keepalive", Destination: &o.noKeepAlive, Usage: "open a connection per request"},
 		&cli.StringFlag{Name: "method", Aliases: []string{"m"}, Destination: &o.method, Usage: "request `METHOD` (default GET, or POST with a body)"},

@@ -59,6 +59,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"bad output extension", []string{"-o", "r.csv", "http://127.0.0.1:1/"}, "-o/--output"},
 		{"two URLs", []string{"http://127.0.0.1:1/", "http://127.0.0.1:2/"}, "unexpected argument"},
 		{"body and body file", []string{"-b", "x", "--body-file", "f", "http://127.0.0.1:1/"}, "--body-file"},
+		{"pipeline zero", []string{"--pipeline", "0", "http://127.0.0.1:1/"}, "--pipeline"},
+		{"pipeline without keep-alive", []string{"--pipeline", "4", "--no-keepalive", "http://127.0.0.1:1/"}, "--pipeline"},
 		{"cert without key", []string{"--cert", "c.pem", "https://127.0.0.1:1/"}, "--cert"},
 	}
 	for _, tt := range tests {

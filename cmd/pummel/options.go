@@ -15,7 +15,7 @@ import (
 
 // options holds the load command's flags, bound by urfave/cli.
 type options struct {
-	connections, threads, duration, requests, timeout string
+	connections, threads, duration, requests, timeout, pipeline string
 
 	keepAlive, noKeepAlive bool
 	method, body, bodyFile string
@@ -112,6 +112,13 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--timeout", orMin(err, o.timeout))
 	}
 	c.NoKeepAlive = o.noKeepAlive
+	if n, err = parseCount(o.pipeline); err != nil || n < 1 || n > engine.MaxPipeline {
+		return badFlag("--pipeline", orRange(err, o.pipeline, engine.MaxPipeline))
+	}
+	c.Pipeline = int(n)
+	if c.Pipeline > 1 && c.NoKeepAlive {
+		return usageError{"--pipeline: pipelining needs keep-alive; drop --no-keepalive"}
+	}
 	return nil
 }
 
@@ -121,6 +128,14 @@ func orMin(err error, s string) error {
 		return err
 	}
 	return fmt.Errorf("%q must be at least 1", s)
+}
+
+// orRange explains a value that parsed but is out of range.
+func orRange(err error, s string, hi int) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%q must be between 1 and %d", s, hi)
 }
 
 // request reads the method, headers and body.

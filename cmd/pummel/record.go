@@ -20,6 +20,7 @@ func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
 		Requests:    c.Requests,
 		TimeoutS:    c.Timeout.Seconds(),
 		KeepAlive:   !c.NoKeepAlive,
+		Pipeline:    c.Pipeline,
 		Command:     "pummel " + shellQuote(args),
 	}
 	if rc.Method == "" {

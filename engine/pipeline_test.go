@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestPipelining(t *testing.T) {
+	tests := []struct {
+		name       string
+		behaviour  fixture.Behaviour
+		n          int64
+		responses  int64 // want
+		reconnects bool
+	}{
+		{"every response counted", fixture.Behaviour{}, 1000, 1000, false},
+		{"a count that is no multiple of the depth", fixture.Behaviour{}, 997, 997, false},
+		{"server announces a close mid-batch", fixture.Behaviour{CloseAfter: 5}, 200, 200, true},
+		{"server closes silently mid-batch", fixture.Behaviour{CloseAfterSilently: 5}, 200, 200, true},
+		{"chunked bodies", fixture.Behaviour{BodySize: 3000, Chunked: true}, 320, 320, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, tt.behaviour)
+			res := load(t, srv, Config{Requests: tt.n, Connections: 4, Threads: 2, Pipeline: 16})
+			if res.Requests != tt.responses || res.Errors != (stats.Errors{}) {
+				t.Errorf("responses %d, errors %+v %v; want %d and none", res.Requests, res.Errors, res.ErrorCauses, tt.responses)
+			}
+			if srv.Requests() != tt.n {
+				t.Errorf("the server answered %d requests, want %d", srv.Requests(), tt.n)
+			}
+			if (res.Reconnects > 0) != tt.reconnects {
+				t.Errorf("reconnects %d", res.Reconnects)
+			}
+		})
+	}
+}
+
+func TestPipelinedFailureEndsTheRequestsQueuedBehindIt(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{ResetAfterResponses: 2})
+	res := load(t, srv, Config{Requests: 64, Connections: 1, Pipeline: 16})
+	// Each batch of 16: two answered, the third reset mid-response, and
+	// the 13 behind it never answered: 14 read errors per batch.
+	if res.Requests != 8 || res.Errors.Read != 56 || ended(res) != 64 {
+		t.Errorf("responses %d, read errors %d (%v), want 8 and 56", res.Requests, res.Errors.Read, res.ErrorCauses)
+	}
+}
+
+func TestPipelinedLatencyRunsFromTheBatchSend(t *testing.T) {
+	const delay = 20 * time.Millisecond
+	srv := fixture.New(t, fixture.Behaviour{Delay: delay})
+	res := load(t, srv, Config{Requests: 4, Connections: 1, Pipeline: 4})
+	// The server answers the batch one response after another, so the
+	// last response waited for all four delays.
+	if res.Latency.Min < float64(delay.Microseconds()) || res.Latency.Max < float64(4*delay.Microseconds()) {
+		t.Errorf("latency min %.0fus max %.0fus, want at least %v and %v", res.Latency.Min, res.Latency.Max, delay, 4*delay)
+	}
+}
+
+func TestAcquireHandsOutExactlyTheRequests(t *testing.T) {
+	for _, depth := range []int{1, 7, 16} {
+		r := &run{limited: true}
+		r.tickets.Store(1000)
+		var got atomic.Int64
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Go(func() {
+				for {
+					k := r.acquire(depth)
+					if k == 0 {
+						return
+					}
+					if k > depth {
+						t.Errorf("acquire(%d) = %d", depth, k)
+					}
+					got.Add(int64(k))
+				}
+			})
+		}
+		wg.Wait()
+		if got.Load() != 1000 {
+			t.Errorf("depth %d: handed out %d of 1000", depth, got.Load())
+		}
+	}
+}
