@@ -110,11 +110,15 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	// Dialing thousands of connections leaves garbage the heap would keep
 	// as resident memory for the whole run: hand it back before the clock starts.
 	debug.FreeOSMemory()
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	s := startSampler(workers, start)
 	elapsed := r.drive(ctx, conns)
 	res := stats.Merge(recorders(workers), elapsed, s.stop())
 	res.Interrupted = ctx.Err() != nil
+	res.Client = clientUsage(cpuTime()-cpu0, elapsed)
+	if res.Client.Saturated {
+		res.Warnings = append(res.Warnings, saturationWarning(res.Client))
+	}
 	return res, nil
 }
 

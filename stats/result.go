@@ -36,6 +36,8 @@ type Result struct {
 	// Connect summarises the time taken to open connections, in
 	// microseconds; it is never part of Latency.
 	Connect ConnectTime `json:"connect_us"`
+	// Client is pummel's own CPU use during the measured time.
+	Client ClientUsage `json:"client"`
 	// Server lists the watched server processes (with --pid or --exec).
 	Server []ServerUsage `json:"server,omitempty"`
 	// Warnings are things the reader of the figures should know.
@@ -99,6 +101,20 @@ type ConnectTime struct {
 	Count int64   `json:"count"`
 	Mean  float64 `json:"mean"`
 	Max   float64 `json:"max"`
+}
+
+// ClientUsage is pummel's own CPU use while it measured.
+type ClientUsage struct {
+	// CPUSeconds is user + system CPU time of the pummel process.
+	CPUSeconds float64 `json:"cpu_s"`
+	// CPUPercent is CPUSeconds over the measured time, as a share of the
+	// CPUs pummel may run on (100 = all of them busy).
+	CPUPercent float64 `json:"cpu_pct"`
+	// CPUs is how many CPUs pummel may run on.
+	CPUs int `json:"cpus"`
+	// Saturated is true when CPUPercent reached 90: the figures may then
+	// reflect the client rather than the server.
+	Saturated bool `json:"saturated"`
 }
 
 // ServerUsage is what was observed of one server process under test.

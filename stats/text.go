@@ -203,6 +203,9 @@ func writeConnections(ew *errWriter, r Result) {
 	if c := r.Connect; c.Count > 0 {
 		ew.printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
 	}
+	if u := r.Client; u.CPUs > 0 {
+		ew.printf("Client CPU: %.2fs, %.0f%% of %d CPU(s)\n", u.CPUSeconds, u.CPUPercent, u.CPUs)
+	}
 }
 
 // serverSummary describes one watched process on one line: "RSS idle

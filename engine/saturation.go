@@ -1,0 +1,31 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// SaturationThreshold is the share of its CPUs above which the client is
+// reported as saturated: the figures may then measure pummel, not the server.
+const SaturationThreshold = 0.9
+
+// clientUsage describes pummel's own CPU use over a measured span: cpu is
+// the process's CPU time in it, wall its length. runtime.NumCPU counts the
+// CPUs the process may run on (its affinity mask, as taskset sets it).
+func clientUsage(cpu, wall time.Duration) stats.ClientUsage {
+	u := stats.ClientUsage{CPUs: runtime.NumCPU(), CPUSeconds: cpu.Seconds()}
+	if wall > 0 && cpu > 0 {
+		u.CPUPercent = 100 * cpu.Seconds() / wall.Seconds() / float64(u.CPUs)
+		u.Saturated = u.CPUPercent >= 100*SaturationThreshold
+	}
+	return u
+}
+
+// saturationWarning is the line printed when the client was saturated.
+func saturationWarning(u stats.ClientUsage) string {
+	return fmt.Sprintf("pummel used %.0f%% of the %d CPU(s) it may run on: the figures may reflect the client rather than the server (use fewer connections, or give pummel more CPUs than the server)",
+		u.CPUPercent, u.CPUs)
+}
