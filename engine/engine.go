@@ -107,9 +107,12 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// readBufferSize is the initial read buffer: room for a pipelined batch
+// of small responses (512 bytes each), so that one read takes in a batch.
 func (c *Config) readBufferSize() int {
+	size := DefaultReadBufferSize
 	if c.ReadBufferSize > 0 {
-		return c.ReadBufferSize
+		size = c.ReadBufferSize
 	}
-	return DefaultReadBufferSize
+	return max(size, min(c.Pipeline*512, maxReadBufferSize))
 }

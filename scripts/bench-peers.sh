@@ -2,8 +2,12 @@
 # Side-by-side closed-loop benchmark of pummel against wrk, ab and hey, all
 # loading one nginx worker that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel wrk ab hey"] [-o OUT.md]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel wrk ab hey"] [-p DEPTH] [-o OUT.md]
 #
+# -p DEPTH adds a pipelined comparison at each connection count: pummel
+# --pipeline DEPTH against wrk with scripts/lua/pipeline.lua at the same
+# depth, and checks that `pummel -n` at that depth sends exactly the
+# requests nginx counts.
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
 # interleaved within each repetition, so drift in the machine hits all of them.
 # For each run it records:
@@ -20,10 +24,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-reps=5 conns="64 10000" dur=10 tools="pummel wrk ab hey" out=/dev/stdout
-while getopts "r:c:d:t:o:" opt; do
+reps=5 conns="64 10000" dur=10 tools="pummel wrk ab hey" depth="" out=/dev/stdout
+while getopts "r:c:d:t:p:o:" opt; do
   case $opt in
-    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; o) out=$OPTARG ;;
+    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;;
     *) sed -n '2,20p' "$0"; exit 2 ;;
   esac
 done
@@ -37,6 +41,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 [ "$(nproc)" -ge 2 ] || { echo "bench-peers: needs 2 CPUs (client and server on separate cores)" >&2; exit 1; }
 
+[ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
+lua=$PWD/scripts/lua/pipeline.lua
 work=$(mktemp -d)
 port=18089
 pummel=$work/pummel
@@ -73,15 +79,26 @@ served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8}' /proc/stat; }
 proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
 
-command_for() { # tool connections
-  local c=$2 threads=1
+command_for() { # tool connections [pummel binary]
+  local c=$2 threads=1 bin=${3:-$pummel}
   case $1 in
-    pummel) echo "$pummel -q -t$threads -c$c -d${dur}s $url" ;;
+    pummel) echo "$bin -q -t$threads -c$c -d${dur}s $url" ;;
     wrk) echo "wrk -t$threads -c$c -d${dur}s $url" ;;
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
+    pummel-pipeline) echo "$bin -q -t$threads -c$c -d${dur}s --pipeline $depth $url" ;;
+    wrk-pipeline) echo "wrk -t$threads -c$c -d${dur}s -s $lua $url -- $depth" ;;
   esac
 }
+
+if [ -n "$depth" ]; then # every pipelined request counted, exactly
+  before=$(served)
+  taskset -c 0 "$pummel" -q -c 64 -n 200000 --pipeline "$depth" --format json "$url" >"$work/exact.json"
+  sent=$(( $(served) - before - 1 ))
+  counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
+  exact="pummel -n 200000 --pipeline $depth -c 64: pummel counted $counted responses, nginx served $sent requests"
+  echo "$exact" >&2
+fi
 
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
@@ -120,9 +137,9 @@ done
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
       for (ci = 1; ci <= nc; ci++) {
-        base = median(eff["wrk" SUBSEP C[ci]])
         for (ti = 1; ti <= nt; ti++) {
           k = T[ti] SUBSEP C[ci]
+          base = median(eff[(T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]])
           e = median(eff[k])
           printf "| %s | %s | %.0f | %.0f | %s | %.1f MiB | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"), median(rss[k]), noisy[k]
@@ -134,7 +151,9 @@ done
   echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
   echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
+  [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
+  echo
   echo "Commands (CONNS and the URL filled in per run):"
   echo
-  for tool in $tools; do echo "    $(command_for "$tool" CONNS)"; done
+  for tool in $tools; do echo "    $(command_for "$tool" CONNS pummel)"; done
 } >"$out"
