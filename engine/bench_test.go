@@ -36,15 +36,15 @@ func BenchmarkRequest(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			w := newWorker()
+			w := newWorker(2, false)
 			c := newConn(r, w)
-			c.do(1) // dial and warm up outside the measurement
+			c.do(ticket{count: 1, phase: measuredPhase}) // dial and warm up outside the measurement
 			b.ReportAllocs()
 			for b.Loop() {
-				c.do(1)
+				c.do(ticket{count: 1, phase: measuredPhase})
 			}
 			c.finish()
-			if got := w.rec.Requests(); got != int64(b.N)+1 {
+			if got := w.recs[measuredPhase].Requests(); got != int64(b.N)+1 {
 				b.Fatalf("recorded %d responses, want %d", got, b.N+1)
 			}
 		})

@@ -27,7 +27,9 @@ type conn struct {
 	hdr     fasthttp.ResponseHeader
 	body    []byte // the last body, kept only for --expect-body
 	batch   stats.Batch
-	served  int // responses on the current connection
+	phase   int         // the phase of the request in hand, and of batch's outcomes
+	timer   *time.Timer // paces open-loop sends; nil until first needed
+	served  int         // responses on the current connection
 	backoff time.Duration
 	// deadline is the connection's current deadline. It is moved only when
 	// a request could outlive it, to deadlineSlack past that request's
@@ -47,11 +49,16 @@ func newConn(r *run, w *worker) *conn {
 func (c *conn) loop() {
 	defer c.finish()
 	for {
-		k := c.run.acquire(c.run.depth)
-		if k == 0 {
+		t, ok := c.run.next(c)
+		if !ok {
 			return
 		}
-		c.do(k)
+		if t.phase != c.phase { // outcomes of one batch share a phase
+			c.takeBytes()
+			c.worker.addBatch(c.phase, &c.batch)
+			c.phase = t.phase
+		}
+		c.do(t)
 	}
 }
 
@@ -60,8 +67,8 @@ func (c *conn) loop() {
 // because it closed the connection between responses (announced, or while
 // the connection sat idle) are sent again on a new connection: that is a
 // reconnect, not an error.
-func (c *conn) do(k int) {
-	for k > 0 {
+func (c *conn) do(t ticket) {
+	for k := t.count; k > 0; {
 		start := time.Now()
 		if c.nc == nil {
 			if f := c.open(); f.failed() {
@@ -73,7 +80,7 @@ func (c *conn) do(k int) {
 				start = time.Now() // keep-alive latency excludes the dial
 			}
 		}
-		answered, f := c.roundTrip(start, k)
+		answered, f := c.roundTrip(t, start, k)
 		k -= answered
 		if !f.failed() {
 			continue // all answered, or the server closed: send the rest anew
@@ -87,14 +94,14 @@ func (c *conn) do(k int) {
 			c.record(f, k) // the failed request and those queued behind it
 			return
 		}
-		c.worker.addReconnect()
+		c.worker.addReconnect(c.phase)
 	}
 }
 
 // roundTrip writes k requests at once and reads their responses. It
 // returns how many were answered; fewer than k without a failure means the
 // server closed the connection after the last of them.
-func (c *conn) roundTrip(start time.Time, k int) (int, failure) {
+func (c *conn) roundTrip(t ticket, start time.Time, k int) (int, failure) {
 	if due := start.Add(c.run.cfg.Timeout); c.deadline.Before(due) {
 		c.deadline = due.Add(c.run.deadlineSlack)
 		c.nc.SetDeadline(c.deadline) //nolint:errcheck // a closed conn fails the write below
@@ -110,11 +117,11 @@ func (c *conn) roundTrip(start time.Time, k int) (int, failure) {
 		if f.failed() {
 			return i, f
 		}
-		c.complete(start, status)
+		c.complete(t, start, status)
 		if closeConn || c.run.cfg.NoKeepAlive {
 			c.shut()
 			if !c.run.cfg.NoKeepAlive {
-				c.worker.addReconnect()
+				c.worker.addReconnect(c.phase)
 			}
 			return i + 1, failure{}
 		}
@@ -122,27 +129,31 @@ func (c *conn) roundTrip(start time.Time, k int) (int, failure) {
 	return k, failure{}
 }
 
-// complete records one response; its latency runs from start, the time
-// its batch was sent.
-func (c *conn) complete(start time.Time, status int) {
-	latency := time.Since(start)
+// complete records one response. Its latency runs from start, the time
+// its batch was sent, or in open loop from the ticket's intended send time.
+func (c *conn) complete(t ticket, start time.Time, status int) {
+	now := time.Now()
+	o := stats.Outcome{Latency: now.Sub(start), Sent: start.Sub(c.run.start), Status: status}
+	if !t.due.IsZero() {
+		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(t.due), start.Sub(t.due)
+	}
 	c.served++
 	c.takeBytes()
 	c.worker.done.Add(1)
 	if c.run.cfg.Expect.active() {
 		if why := c.run.cfg.Expect.check(status, c.body); why != "" {
-			c.worker.addError(stats.Validation, why)
+			c.worker.addError(c.phase, stats.Validation, why)
 		}
 	}
-	if c.batch.Add(latency, status) {
-		c.worker.addBatch(&c.batch)
+	if c.batch.Add(o) {
+		c.worker.addBatch(c.phase, &c.batch)
 	}
 }
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
 	c.takeBytes()
-	c.worker.addErrors(f.class, f.cause, n)
+	c.worker.addErrors(c.phase, f.class, f.cause, n)
 }
 
 // takeBytes moves the wire's byte counts into the batch.
@@ -162,7 +173,7 @@ func (c *conn) open() failure {
 		nc.Close()
 		return fail(stats.Connect, "stopped")
 	}
-	c.worker.addConnect(time.Since(t))
+	c.worker.addConnect(c.phase, time.Since(t))
 	c.attach(nc)
 	c.backoff = 0
 	return failure{}
@@ -199,5 +210,25 @@ func (c *conn) sleepBackoff() {
 func (c *conn) finish() {
 	c.shut()
 	c.takeBytes()
-	c.worker.addBatch(&c.batch)
+	c.worker.addBatch(c.phase, &c.batch)
+}
+
+// waitUntil sleeps until t, the intended send time of an open-loop
+// request; it reports false if the run stopped first.
+func (c *conn) waitUntil(t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return !c.run.stopped()
+	}
+	if c.timer == nil {
+		c.timer = time.NewTimer(d)
+	} else {
+		c.timer.Reset(d)
+	}
+	select {
+	case <-c.timer.C:
+		return true
+	case <-c.run.ctx.Done():
+		return false
+	}
 }

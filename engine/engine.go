@@ -25,6 +25,8 @@ const (
 	DefaultReadBufferSize = 1024
 	// MaxPipeline bounds Pipeline.
 	MaxPipeline = 1024
+	// MaxRate bounds each of Rates, in requests per second.
+	MaxRate = 10_000_000
 )
 
 // Config describes one load run. Build it in cmd/pummel, check it with
@@ -58,6 +60,18 @@ type Config struct {
 	Method  string
 	Headers []Header
 	Body    []byte
+
+	// Rates, if set, make the run open loop: requests are sent on a shared
+	// schedule at each total rate (requests/s, across all connections) in
+	// turn, for Duration each, over the same connections. Latency then runs
+	// from each request's intended send time.
+	Rates []float64
+	// Warmup is load applied before measuring, excluded from every figure:
+	// in open loop at WarmupRate (0: the first rate).
+	Warmup     time.Duration
+	WarmupRate float64
+	// WarmupRequests is a closed-loop warm-up by count, for -n runs.
+	WarmupRequests int64
 
 	// Expect holds the response checks; failures count as validation errors.
 	Expect Expect
@@ -103,12 +117,45 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("pipeline: %d, need between 1 and %d", c.Pipeline, MaxPipeline)
 	case c.Pipeline > 1 && c.NoKeepAlive:
 		return errors.New("pipeline: pipelining needs keep-alive connections")
+	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
+		return errors.New("warmup: negative")
+	}
+	return c.validateRates()
+}
+
+// validateRates checks the open-loop settings.
+func (c *Config) validateRates() error {
+	if len(c.Rates) == 0 {
+		return nil
+	}
+	for _, r := range c.Rates {
+		if !(r > 0) || r > MaxRate {
+			return fmt.Errorf("rate: %g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
+		}
+	}
+	switch {
+	case c.Duration <= 0:
+		return errors.New("rate: an open-loop run needs a duration per stage")
+	case c.Requests > 0:
+		return errors.New("rate: -n does not apply to an open-loop run; it sends rate × duration requests per stage")
+	case c.Pipeline > 1:
+		return errors.New("rate: an open-loop run does not pipeline")
+	case c.WarmupRequests > 0:
+		return errors.New("warmup: an open-loop warm-up is timed; use a duration")
 	}
 	return nil
 }
 
 // readBufferSize is the initial read buffer: room for a pipelined batch
 // of small responses (512 bytes each), so that one read takes in a batch.
+// warmupRate is the open-loop warm-up's rate.
+func (c *Config) warmupRate() float64 {
+	if c.WarmupRate > 0 {
+		return c.WarmupRate
+	}
+	return c.Rates[0]
+}
+
 func (c *Config) readBufferSize() int {
 	size := DefaultReadBufferSize
 	if c.ReadBufferSize > 0 {

@@ -62,29 +62,31 @@ func TestPipelinedLatencyRunsFromTheBatchSend(t *testing.T) {
 	}
 }
 
-func TestAcquireHandsOutExactlyTheRequests(t *testing.T) {
+func TestClaimHandsOutExactlyTheRequests(t *testing.T) {
 	for _, depth := range []int{1, 7, 16} {
-		r := &run{limited: true}
-		r.tickets.Store(1000)
-		var got atomic.Int64
+		r := &run{cfg: &Config{WarmupRequests: 100}, limit: 1100}
+		var got, warm atomic.Int64
 		var wg sync.WaitGroup
 		for range 50 {
 			wg.Go(func() {
 				for {
-					k := r.acquire(depth)
+					first, k := r.claim(depth)
 					if k == 0 {
 						return
 					}
-					if k > depth {
-						t.Errorf("acquire(%d) = %d", depth, k)
+					if k > depth || first < 100 && first+int64(k) > 100 {
+						t.Errorf("claim(%d) = %d, %d: too many, or straddles the warm-up", depth, first, k)
+					}
+					if first < 100 {
+						warm.Add(int64(k))
 					}
 					got.Add(int64(k))
 				}
 			})
 		}
 		wg.Wait()
-		if got.Load() != 1000 {
-			t.Errorf("depth %d: handed out %d of 1000", depth, got.Load())
+		if got.Load() != 1100 || warm.Load() != 100 {
+			t.Errorf("depth %d: handed out %d (warm-up %d), want 1100 (100)", depth, got.Load(), warm.Load())
 		}
 	}
 }

@@ -29,27 +29,15 @@ type run struct {
 	ctx           context.Context // cancelled when the run stops
 	cancel        context.CancelFunc
 
-	limited bool         // Requests > 0
-	tickets atomic.Int64 // requests not yet started, when limited
+	start   time.Time    // when the clock started, after all connections opened
+	sched   *schedule    // the open-loop schedule; nil in closed loop
+	limit   int64        // warm-up plus measured requests with -n; 0: no limit
+	issued  atomic.Int64 // requests handed out (open loop, or limited closed loop)
+	warming atomic.Bool  // a closed-loop warm-up by time is under way
 	halted  atomic.Bool  // set once, when the run stops
 
 	mu   sync.Mutex            // guards open
 	open map[net.Conn]struct{} // connections to wake when the run stops
-}
-
-// acquire returns how many of the n requests a connection wants to send
-// it may send: n, fewer near the end of a -n run, 0 when the run is over.
-func (r *run) acquire(n int) int {
-	if r.halted.Load() {
-		return 0
-	}
-	if !r.limited {
-		return n
-	}
-	// Concurrent callers may drive tickets below zero; each keeps only
-	// its share of what was left, so exactly Requests are handed out.
-	left := r.tickets.Add(-int64(n))
-	return int(max(0, min(int64(n), int64(n)+left)))
 }
 
 // requests returns the bytes of k pipelined requests.
@@ -98,7 +86,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	defer r.cancel()
 	workers := make([]*worker, cfg.Threads)
 	for i := range workers {
-		workers[i] = newWorker()
+		workers[i] = newWorker(r.phases(), r.sched != nil)
 	}
 	conns := make([]*conn, cfg.Connections)
 	for i := range conns {
@@ -110,12 +98,19 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	// Dialing thousands of connections leaves garbage the heap would keep
 	// as resident memory for the whole run: hand it back before the clock starts.
 	debug.FreeOSMemory()
-	start, cpu0 := time.Now(), cpuTime()
-	s := startSampler(workers, start)
-	elapsed := r.drive(ctx, conns)
-	res := stats.Merge(recorders(workers), elapsed, s.stop())
+	r.start = time.Now()
+	measureFrom := r.start.Add(cfg.Warmup)
+	if cfg.Warmup > 0 && r.sched == nil {
+		r.warming.Store(true)
+		defer time.AfterFunc(cfg.Warmup, func() { r.warming.Store(false) }).Stop()
+	}
+	s := startSampler(workers, measureFrom)
+	cpu0 := cpuTime()
+	end := r.drive(ctx, conns)
+	elapsed := max(end.Sub(measureFrom), 0)
+	res := r.result(workers, elapsed, s.stop())
 	res.Interrupted = ctx.Err() != nil
-	res.Client = clientUsage(cpuTime()-cpu0, elapsed)
+	res.Client = clientUsage(cpuTime()-cpu0, end.Sub(r.start))
 	if res.Client.Saturated {
 		res.Warnings = append(res.Warnings, saturationWarning(res.Client))
 	}
@@ -137,12 +132,15 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		keepBody:      cfg.Expect.needsBody(),
 		dialer:        newDialer(cfg),
 		deadlineSlack: min(cfg.Timeout/4, time.Second),
-		limited:       cfg.Requests > 0,
 		open:          make(map[net.Conn]struct{}, cfg.Connections),
 	}
 	r.depth = max(cfg.Pipeline, 1)
+	if len(cfg.Rates) > 0 {
+		r.sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.Duration)
+	} else if cfg.Requests > 0 {
+		r.limit = cfg.WarmupRequests + cfg.Requests
+	}
 	r.pipelined = bytes.Repeat(request, r.depth)
-	r.tickets.Store(cfg.Requests)
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil
 }
@@ -167,7 +165,7 @@ func (r *run) openAll(conns []*conn) error {
 				return
 			}
 			opened.Add(1)
-			c.worker.addConnect(time.Since(t))
+			c.worker.addConnect(measuredPhase, time.Since(t))
 			c.attach(nc)
 		})
 	}
@@ -186,9 +184,9 @@ func (r *run) openAll(conns []*conn) error {
 var ErrUnreachable = errors.New("cannot connect to the target")
 
 // drive runs the connection loops until the duration passes, the
-// requests are done or ctx is cancelled, and returns the measured time.
-func (r *run) drive(ctx context.Context, conns []*conn) time.Duration {
-	start := time.Now()
+// requests or the schedule are done or ctx is cancelled, and returns when
+// the run ended.
+func (r *run) drive(ctx context.Context, conns []*conn) time.Time {
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Go(c.loop)
@@ -196,8 +194,8 @@ func (r *run) drive(ctx context.Context, conns []*conn) time.Duration {
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	var deadline <-chan time.Time
-	if r.cfg.Duration > 0 {
-		t := time.NewTimer(r.cfg.Duration)
+	if limit := r.timeLimit(); limit > 0 {
+		t := time.NewTimer(limit)
 		defer t.Stop()
 		deadline = t.C
 	}
@@ -206,16 +204,40 @@ func (r *run) drive(ctx context.Context, conns []*conn) time.Duration {
 	case <-deadline:
 	case <-ctx.Done():
 	}
-	elapsed := time.Since(start)
+	end := time.Now()
 	r.halt()
 	<-finished
-	return elapsed
+	return end
 }
 
-func recorders(ws []*worker) []*stats.Recorder {
-	recs := make([]*stats.Recorder, len(ws))
-	for i, w := range ws {
-		recs[i] = w.rec
+// timeLimit is how long the run may last; 0 means until the requests are done.
+func (r *run) timeLimit() time.Duration {
+	if r.sched != nil {
+		// The schedule ends the run; this only bounds waiting for the
+		// last responses.
+		return r.sched.end + r.cfg.Timeout + r.deadlineSlack
+	}
+	if r.cfg.Duration == 0 {
+		return 0
+	}
+	return r.cfg.Warmup + r.cfg.Duration
+}
+
+// phases is how many recorder sets a worker keeps.
+func (r *run) phases() int {
+	if r.sched != nil {
+		return 1 + len(r.cfg.Rates)
+	}
+	return 2
+}
+
+// recorders returns the workers' recorders of the given phases.
+func recorders(ws []*worker, phases ...int) []*stats.Recorder {
+	var recs []*stats.Recorder
+	for _, w := range ws {
+		for _, p := range phases {
+			recs = append(recs, w.recs[p])
+		}
 	}
 	return recs
 }

@@ -30,11 +30,15 @@ func (s *sampler) loop(workers []*worker) {
 	for {
 		select {
 		case now := <-tick.C:
-			rates = appendRates(rates, workers, prev, now.Sub(last))
+			if now.Before(s.start) { // warming up: no samples yet
+				appendRates(nil, workers, prev, now.Sub(last))
+			} else {
+				rates = appendRates(rates, workers, prev, now.Sub(last))
+			}
 			last = now
 		case <-s.done:
 			if len(rates) == 0 { // a run shorter than one interval
-				rates = appendRates(rates, workers, prev, time.Since(s.start))
+				rates = appendRates(rates, workers, prev, time.Since(last))
 			}
 			s.out <- rates
 			return

@@ -43,6 +43,7 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 	if res.LatencyHistogram, err = EncodeHistogram(all.latency); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
+	all.openLoop(&res)
 	if all.dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d latencies beyond the histogram's range of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
@@ -66,10 +67,45 @@ func (r *Recorder) merge(o *Recorder) {
 	for c, n := range o.causes {
 		r.causes[c] += n
 	}
+	if o.uncorrected != nil {
+		if r.uncorrected == nil {
+			r.uncorrected, r.lag = NewHistogram(), NewHistogram()
+		}
+		r.dropped += r.uncorrected.Merge(o.uncorrected)
+		r.lag.Merge(o.lag)
+		r.lateSends += o.lateSends
+	}
+	if o.anySent {
+		if !r.anySent || o.firstSend < r.firstSend {
+			r.firstSend, r.anySent = o.firstSend, true
+		}
+		r.lastSend = max(r.lastSend, o.lastSend)
+		r.lastDone = max(r.lastDone, o.lastDone)
+	}
 	r.reconnects += o.reconnects
 	r.connects += o.connects
 	r.connectSum += o.connectSum
 	r.connectMax = max(r.connectMax, o.connectMax)
+}
+
+// openLoop fills the open-loop figures of res, if r kept them.
+func (r *Recorder) openLoop(res *Result) {
+	if r.uncorrected == nil || r.requests == 0 {
+		return
+	}
+	u := Summarize(r.uncorrected)
+	res.LatencyUncorrected = &u
+	var err error
+	if res.LatencyUncorrectedHistogram, err = EncodeHistogram(r.uncorrected); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	lag := Summarize(r.lag)
+	res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	res.AttackS = (r.lastSend - r.firstSend).Seconds()
+	res.WaitS = (r.lastDone - r.lastSend).Seconds()
+	if res.AttackS > 0 {
+		res.AchievedRate = float64(r.requests-1) / res.AttackS
+	}
 }
 
 func (r *Recorder) errorCounts() (Errors, map[string]map[string]int64) {

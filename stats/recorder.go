@@ -21,39 +21,6 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(HistogramMin, HistogramMax, HistogramDigits)
 }
 
-// BatchSize is how many outcomes a Batch holds before it must be added to a
-// Recorder.
-const BatchSize = 16
-
-// Batch collects the outcomes of a connection's requests without locking,
-// so that the worker's Recorder is locked once per BatchSize requests rather
-// than once per request. The zero value is ready to use.
-type Batch struct {
-	n         int
-	latency   [BatchSize]int64  // nanoseconds
-	status    [BatchSize]uint16 // HTTP status code
-	bytesRead int64
-	written   int64
-}
-
-// Add notes one response. It reports whether the batch is now full and must
-// be passed to (*Recorder).AddBatch before the next Add.
-func (b *Batch) Add(latency time.Duration, status int) (full bool) {
-	b.latency[b.n] = int64(latency)
-	b.status[b.n] = uint16(min(max(status, 0), math.MaxUint16))
-	b.n++
-	return b.n == BatchSize
-}
-
-// AddBytes notes bytes moved on the wire that belong to this batch's requests.
-func (b *Batch) AddBytes(read, written int64) {
-	b.bytesRead += read
-	b.written += written
-}
-
-// Len returns how many responses the batch holds.
-func (b *Batch) Len() int { return b.n }
-
 // Recorder accumulates one worker's measurements: a latency histogram,
 // response and byte counters, status codes and errors by class and cause.
 // It is not safe for concurrent use, by design: each worker owns one and
@@ -72,7 +39,21 @@ type Recorder struct {
 	connects     int64
 	connectSum   time.Duration
 	connectMax   time.Duration
+
+	// Open loop only (nil in closed loop): latency from the actual send,
+	// and how late each send was against its schedule.
+	uncorrected *hdrhistogram.Histogram
+	lag         *hdrhistogram.Histogram
+	lateSends   int64 // sends later than LateSend
+	// Send and completion times, as offsets from the run's start; zero
+	// when nothing was recorded.
+	firstSend, lastSend, lastDone time.Duration
+	anySent                       bool // firstSend is set
 }
+
+// LateSend is how late against its schedule a send must be to count as
+// late: the client, not the server, held it back.
+const LateSend = time.Millisecond
 
 // NewRecorder returns an empty Recorder.
 func NewRecorder() *Recorder {
@@ -84,19 +65,48 @@ func NewRecorder() *Recorder {
 	}
 }
 
+// NewOpenRecorder returns an empty Recorder for an open-loop run, which
+// also keeps the uncorrected latency and the schedule lag.
+func NewOpenRecorder() *Recorder {
+	r := NewRecorder()
+	r.uncorrected, r.lag = NewHistogram(), NewHistogram()
+	return r
+}
+
 // AddBatch folds a batch into the recorder and empties the batch.
 func (r *Recorder) AddBatch(b *Batch) {
 	for i := range b.n {
-		r.recordLatency(b.latency[i])
-		r.status[int(b.status[i])]++
-		if b.status[i] >= 400 {
+		o := &b.outcomes[i]
+		r.recordLatency(int64(o.Latency))
+		r.status[o.Status]++
+		if o.Status >= 400 {
 			r.errors[Status]++
 		}
+		r.recordOpen(o)
+		if !r.anySent || o.Sent < r.firstSend {
+			r.firstSend, r.anySent = o.Sent, true
+		}
+		r.lastSend = max(r.lastSend, o.Sent)
+		r.lastDone = max(r.lastDone, o.Sent+o.Uncorrected)
 	}
 	r.requests += int64(b.n)
 	r.bytesRead += b.bytesRead
 	r.bytesWritten += b.written
 	*b = Batch{}
+}
+
+// recordOpen records the open-loop figures of one outcome, if kept.
+func (r *Recorder) recordOpen(o *Outcome) {
+	if r.uncorrected == nil {
+		return
+	}
+	if r.uncorrected.RecordValue(max(int64(o.Uncorrected), HistogramMin)) != nil {
+		r.dropped++
+	}
+	r.lag.RecordValue(min(max(int64(o.Lag), HistogramMin), HistogramMax)) //nolint:errcheck // clamped into range
+	if o.Lag > LateSend {
+		r.lateSends++
+	}
 }
 
 func (r *Recorder) recordLatency(ns int64) {

@@ -30,6 +30,28 @@ type Result struct {
 	// HdrHistogram V2 compressed and base64-encoded, so that saved results
 	// merge exactly.
 	LatencyHistogram string `json:"latency_histogram"`
+	// Open loop only (-R). Latency above then runs from each request's
+	// intended send time on the schedule, so that a stall of the server
+	// shows in it (coordinated-omission correction, as wrk2).
+	//
+	// LatencyUncorrected runs from the actual send instead, and
+	// LatencyUncorrectedHistogram is its histogram, encoded as above.
+	LatencyUncorrected          *Latency `json:"latency_uncorrected_us,omitempty"`
+	LatencyUncorrectedHistogram string   `json:"latency_uncorrected_histogram,omitempty"`
+	// TargetRate is the requested total rate (-R), in requests/s.
+	TargetRate float64 `json:"target_rate,omitempty"`
+	// AchievedRate is the rate requests were actually sent at: sends
+	// after the first over the time from the first send to the last.
+	AchievedRate float64 `json:"achieved_rate,omitempty"`
+	// ScheduleLag is how late sends were against their intended times.
+	ScheduleLag *ScheduleLag `json:"schedule_lag_us,omitempty"`
+	// AttackS is the time from the first send to the last, WaitS from the
+	// last send to the last response (Vegeta's attack and wait).
+	AttackS float64 `json:"attack_s,omitempty"`
+	WaitS   float64 `json:"wait_s,omitempty"`
+	// Stages holds one result per rate stage (-R 10,50,250), in order;
+	// the enclosing result covers them all.
+	Stages []Result `json:"stages,omitempty"`
 	// ThreadRate summarises each worker's requests per second, sampled
 	// every 100 ms (wrk's "Req/Sec" row).
 	ThreadRate Spread `json:"thread_requests_per_s"`
@@ -48,6 +70,16 @@ type Result struct {
 	Config RunConfig `json:"config"`
 	// Environment describes the machine and the pummel build.
 	Environment Environment `json:"environment"`
+}
+
+// ScheduleLag summarises how late sends were against the schedule, in
+// microseconds. LateSends counts sends more than 1 ms late: the client held
+// them back, because every connection was busy or its CPU was saturated.
+type ScheduleLag struct {
+	P50       float64 `json:"p50"`
+	P99       float64 `json:"p99"`
+	Max       float64 `json:"max"`
+	LateSends int64   `json:"late_sends"`
 }
 
 // Errors counts failed requests by ErrorClass.
@@ -146,6 +178,12 @@ type RunConfig struct {
 	Requests    int64    `json:"requests,omitempty"`
 	TimeoutS    float64  `json:"timeout_s"`
 	KeepAlive   bool     `json:"keepalive"`
+	// Rates are the open-loop stage rates (-R), in requests/s.
+	Rates []float64 `json:"rates,omitempty"`
+	// WarmupS is the warm-up time excluded from every figure.
+	WarmupS float64 `json:"warmup_s,omitempty"`
+	// WarmupRequests is the warm-up request count excluded from every figure.
+	WarmupRequests int64 `json:"warmup_requests,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
 	// Command is the command line that produced the result, redacted.

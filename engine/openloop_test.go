@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestOpenLoopSendsRateTimesDuration(t *testing.T) {
+	tests := []struct {
+		name      string
+		rates     []float64
+		d         time.Duration
+		c, thr    int
+		delay     time.Duration
+		wantTotal int64
+	}{
+		{"fewer requests than connections", []float64{10}, time.Second, 64, 2, 0, 10},
+		{"a known delay", []float64{500}, time.Second, 16, 2, 5 * time.Millisecond, 500},
+		{"a high rate", []float64{5000}, 500 * time.Millisecond, 32, 2, 0, 2500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{Delay: tt.delay})
+			res := load(t, srv, Config{Rates: tt.rates, Duration: tt.d, Connections: tt.c, Threads: tt.thr})
+			if res.Requests != tt.wantTotal || srv.Requests() != tt.wantTotal || res.Errors != (stats.Errors{}) {
+				t.Errorf("responses %d, server %d, errors %+v; want exactly %d", res.Requests, srv.Requests(), res.Errors, tt.wantTotal)
+			}
+			if res.TargetRate != tt.rates[0] || res.LatencyUncorrected == nil || res.ScheduleLag == nil {
+				t.Fatalf("open-loop fields missing: %+v", res)
+			}
+			// A sanity bound, not a performance test: the schedule spreads
+			// the sends evenly over the duration.
+			if r := res.AchievedRate / res.TargetRate; r < 0.8 || r > 1.25 {
+				t.Errorf("achieved %.1f/s for a target of %g/s", res.AchievedRate, res.TargetRate)
+			}
+			if res.Latency.Min < float64(tt.delay.Microseconds()) || res.Latency.P50 < res.LatencyUncorrected.P50 {
+				t.Errorf("latency %+v, uncorrected %+v: corrected latency cannot be below the uncorrected one or the delay", res.Latency, *res.LatencyUncorrected)
+			}
+		})
+	}
+}
+
+// stallingServer answers at once, except that requests arriving during one
+// window of the given length, starting after `after`, wait for its end.
+func stallingServer(t *testing.T, after, stall time.Duration) *url.URL {
+	t.Helper()
+	var first atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		now := time.Now().UnixNano()
+		first.CompareAndSwap(0, now)
+		begin := first.Load() + int64(after)
+		if now >= begin && now < begin+int64(stall) {
+			time.Sleep(time.Duration(begin + int64(stall) - now))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	return u
+}
+
+func TestOpenLoopCorrectsForCoordinatedOmission(t *testing.T) {
+	const stall = 400 * time.Millisecond
+	u := stallingServer(t, 500*time.Millisecond, stall)
+	res, err := Run(t.Context(), Config{URL: u, Rates: []float64{200}, Duration: 2 * time.Second,
+		Connections: 1, Threads: 1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One connection: only the request in flight saw the stall from its
+	// send, but about stall × rate requests were due during it.
+	if res.Latency.P99 < float64(stall.Microseconds())/2 {
+		t.Errorf("corrected p99 %.0fus does not show a %v stall", res.Latency.P99, stall)
+	}
+	if res.LatencyUncorrected.P99 >= float64(stall.Microseconds())/2 {
+		t.Errorf("uncorrected p99 %.0fus shows the stall: it should hide it", res.LatencyUncorrected.P99)
+	}
+	if res.ScheduleLag.LateSends == 0 || len(res.Warnings) == 0 {
+		t.Errorf("late sends %d, warnings %q: the held-back sends should be reported", res.ScheduleLag.LateSends, res.Warnings)
+	}
+}
+
+func TestStagesKeepTheirConnections(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	res := load(t, srv, Config{Rates: []float64{50, 100, 200}, Duration: 400 * time.Millisecond, Connections: 4, Threads: 2})
+	if len(res.Stages) != 3 {
+		t.Fatalf("%d stages, want 3", len(res.Stages))
+	}
+	for i, want := range []int64{20, 40, 80} {
+		if st := res.Stages[i]; st.Requests != want || st.TargetRate != []float64{50, 100, 200}[i] {
+			t.Errorf("stage %d: %d responses at target %g, want %d", i+1, st.Requests, st.TargetRate, want)
+		}
+	}
+	if res.Requests != 140 || srv.Connections() != 4 {
+		t.Errorf("responses %d, server connections %d; want 140 over the same 4", res.Requests, srv.Connections())
+	}
+}
+
+func TestWarmupIsExcludedFromEveryFigure(t *testing.T) {
+	tests := []struct {
+		name       string
+		cfg        Config
+		measured   int64 // 0: only check that some were measured and some warmed up
+		serverSeen int64
+	}{
+		{"open loop", Config{Rates: []float64{100}, Duration: 500 * time.Millisecond, Warmup: 300 * time.Millisecond}, 50, 80},
+		{"open loop with its own warm-up rate", Config{Rates: []float64{100}, Duration: 500 * time.Millisecond,
+			Warmup: 200 * time.Millisecond, WarmupRate: 50}, 50, 60},
+		{"by count", Config{Requests: 100, WarmupRequests: 50, Pipeline: 8}, 100, 150},
+		{"by time", Config{Duration: 300 * time.Millisecond, Warmup: 300 * time.Millisecond}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{})
+			tt.cfg.Connections = 4
+			res := load(t, srv, tt.cfg)
+			if tt.measured > 0 && (res.Requests != tt.measured || srv.Requests() != tt.serverSeen) {
+				t.Errorf("measured %d of the %d the server saw; want %d of %d", res.Requests, srv.Requests(), tt.measured, tt.serverSeen)
+			}
+			if tt.measured == 0 && (res.Requests == 0 || res.Requests >= srv.Requests()) {
+				t.Errorf("measured %d of the %d the server saw: the warm-up should be left out", res.Requests, srv.Requests())
+			}
+			h, _ := stats.DecodeHistogram(res.LatencyHistogram)
+			if h.TotalCount() != res.Requests {
+				t.Errorf("histogram holds %d latencies for %d responses", h.TotalCount(), res.Requests)
+			}
+		})
+	}
+}
+
+func TestOpenLoopValidation(t *testing.T) {
+	u, _ := url.Parse("http://127.0.0.1:1/")
+	base := Config{URL: u, Connections: 2, Threads: 1, Duration: time.Second, Timeout: time.Second, Rates: []float64{10}}
+	for name, modify := range map[string]func(*Config){
+		"zero rate":     func(c *Config) { c.Rates = []float64{0} },
+		"with -n":       func(c *Config) { c.Requests = 5 },
+		"pipelined":     func(c *Config) { c.Pipeline = 4 },
+		"no duration":   func(c *Config) { c.Duration = 0 },
+		"warm-up by -n": func(c *Config) { c.WarmupRequests = 5 },
+	} {
+		c := base
+		modify(&c)
+		if c.Validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSchedule(t *testing.T) {
+	s := newSchedule(10, 3*time.Second, []float64{10, 50, 250}, 5*time.Minute)
+	tests := []struct {
+		i     int64
+		due   time.Duration
+		phase int
+		ok    bool
+	}{
+		{0, 0, 0, true},                         // warm-up starts at once
+		{29, 2900 * time.Millisecond, 0, true},  // its last request: 30 at 10/s
+		{30, 3 * time.Second, 1, true},          // stage 1 starts after the warm-up
+		{31, 3100 * time.Millisecond, 1, true},  // 10/s
+		{30 + 3000, 303 * time.Second, 2, true}, // stage 2: 3,000 requests later
+		{30 + 3000 + 1, 303*time.Second + 20*time.Millisecond, 2, true},
+		{30 + 3000 + 15000, 603 * time.Second, 3, true}, // stage 3 at 250/s
+		{30 + 3000 + 15000 + 75000 - 1, 903*time.Second - 4*time.Millisecond, 3, true},
+		{30 + 3000 + 15000 + 75000, 0, 0, false}, // past the end
+	}
+	for _, tt := range tests {
+		due, phase, ok := s.at(tt.i)
+		if due != tt.due || phase != tt.phase || ok != tt.ok {
+			t.Errorf("at(%d) = %v, %d, %v; want %v, %d, %v", tt.i, due, phase, ok, tt.due, tt.phase, tt.ok)
+		}
+	}
+	if s.total != 30+3000+15000+75000 || s.end != 903*time.Second {
+		t.Errorf("total %d, end %v", s.total, s.end)
+	}
+}
+
+func TestScheduleFractionalRates(t *testing.T) {
+	s := newSchedule(0, 0, []float64{0.5, 2.5}, 10*time.Second)
+	if s.total != 5+25 {
+		t.Errorf("total %d, want 30", s.total)
+	}
+	if due, _, _ := s.at(1); due != 2*time.Second {
+		t.Errorf("0.5/s: second request due at %v, want 2s", due)
+	}
+	if due, _, _ := s.at(6); due != 10*time.Second+400*time.Millisecond {
+		t.Errorf("2.5/s: second request of stage 2 due at %v, want 10.4s", due)
+	}
+}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// result merges the measured phases' recorders: the closed-loop run, or
+// the open-loop stages, each also reported on its own when there are several.
+func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) stats.Result {
+	if r.sched == nil {
+		return stats.Merge(recorders(ws, measuredPhase), elapsed, rates)
+	}
+	var stages []stats.Result
+	var all []int
+	for i, rate := range r.cfg.Rates {
+		phase := measuredPhase + i
+		st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
+		st.TargetRate = rate
+		st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
+		stages = append(stages, st)
+		all = append(all, phase)
+	}
+	res := stats.Merge(recorders(ws, all...), elapsed, rates)
+	if len(stages) == 1 {
+		res.TargetRate = stages[0].TargetRate
+		res.Warnings = append(res.Warnings, stages[0].Warnings...)
+		return res
+	}
+	res.AchievedRate = 0 // a rate across stages of different rates means little
+	res.Stages = stages
+	for i, st := range stages {
+		for _, w := range st.Warnings {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%g/s): %s", i+1, st.TargetRate, w))
+		}
+	}
+	return res
+}
+
+// scheduleWarnings says when an open-loop stage could not keep its
+// schedule, rather than letting a lower rate pass for the server's.
+func scheduleWarnings(st stats.Result) []string {
+	sent := st.Requests + st.Errors.Socket()
+	if sent == 0 || st.ScheduleLag == nil {
+		return nil
+	}
+	late := st.ScheduleLag.LateSends
+	slow := st.AchievedRate > 0 && st.AchievedRate < 0.99*st.TargetRate
+	if float64(late) <= 0.01*float64(sent) && !slow {
+		return nil
+	}
+	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %v late (p99 lag %.0fus); every connection was busy (raise -c) or the client's CPU was saturated",
+		st.AchievedRate, st.TargetRate, late, sent, stats.LateSend, st.ScheduleLag.P99)}
+}

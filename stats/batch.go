@@ -1,0 +1,53 @@
+package stats
+
+import (
+	"math"
+	"time"
+)
+
+// BatchSize is how many outcomes a Batch holds before it must be added to a
+// Recorder.
+const BatchSize = 8
+
+// Outcome is one response as a connection saw it.
+type Outcome struct {
+	// Latency runs to the end of the response from the request's start:
+	// its send in closed loop, its intended send time in open loop.
+	Latency time.Duration
+	// Uncorrected runs from the actual send (open loop; 0 otherwise).
+	Uncorrected time.Duration
+	// Lag is how late the send was against its schedule (open loop).
+	Lag time.Duration
+	// Sent is when the request was sent, as an offset from the run's start.
+	Sent time.Duration
+	// Status is the HTTP status code.
+	Status int
+}
+
+// Batch collects the outcomes of a connection's requests without locking,
+// so that the worker's Recorder is locked once per BatchSize requests rather
+// than once per request. The zero value is ready to use.
+type Batch struct {
+	n         int
+	outcomes  [BatchSize]Outcome
+	bytesRead int64
+	written   int64
+}
+
+// Add notes one response. It reports whether the batch is now full and must
+// be passed to (*Recorder).AddBatch before the next Add.
+func (b *Batch) Add(o Outcome) (full bool) {
+	o.Status = min(max(o.Status, 0), math.MaxUint16)
+	b.outcomes[b.n] = o
+	b.n++
+	return b.n == BatchSize
+}
+
+// AddBytes notes bytes moved on the wire that belong to this batch's requests.
+func (b *Batch) AddBytes(read, written int64) {
+	b.bytesRead += read
+	b.written += written
+}
+
+// Len returns how many responses the batch holds.
+func (b *Batch) Len() int { return b.n }
