@@ -39,7 +39,7 @@ func metricRows(r Result) [][]string {
 			groupInt(r.Requests), formatTimeUs(r.DurationS*1e6)), loadShape(c)},
 		{"Transfer", FormatBytes(bytesPerSecond(r)) + "/s", fmt.Sprintf("%s read, %s written on the wire, headers and bodies",
 			FormatBytes(float64(r.BytesRead)), FormatBytes(float64(r.BytesWritten)))},
-		{"Latency p50", formatTimeUs(l.P50), "from writing a request to reading its whole response"},
+		{"Latency p50", formatTimeUs(l.P50), latencyHow(c)},
 		{"Latency p90", formatTimeUs(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
 		{"Latency p99", formatTimeUs(l.P99), "percentile over every response"},
 		{"Latency max", formatTimeUs(l.Max), "slowest response"},
@@ -49,6 +49,7 @@ func metricRows(r Result) [][]string {
 	if len(r.Status) > 0 {
 		rows = append(rows, []string{"Status codes", statusSummary(r.Status), "responses by HTTP status"})
 	}
+	rows = append(rows, openLoopRows(r)...)
 	conns := "keep-alive, held open for the whole run and spread evenly over the threads"
 	if !c.KeepAlive {
 		conns = "a new connection for each request"
@@ -78,9 +79,24 @@ func loadShape(c RunConfig) string {
 	if c.DurationS > 0 {
 		limits = append(limits, testDuration(c.DurationS))
 	}
-	shape := fmt.Sprintf("closed loop, %s, %s", conns, plural(c.Threads, "thread"))
+	loop := "closed loop"
+	if len(c.Rates) > 0 {
+		rates := make([]string, len(c.Rates))
+		for i, r := range c.Rates {
+			rates[i] = fmt.Sprintf("%g", r)
+		}
+		loop = "open loop at " + strings.Join(rates, ", then ") + " requests/s"
+		limits = []string{testDuration(c.DurationS) + " per rate"}
+	}
+	shape := fmt.Sprintf("%s, %s, %s", loop, conns, plural(c.Threads, "thread"))
 	if len(limits) > 0 {
 		shape += ", " + strings.Join(limits, " or ")
+	}
+	if c.WarmupS > 0 {
+		shape += ", after a " + testDuration(c.WarmupS) + " warm-up"
+	}
+	if c.WarmupRequests > 0 {
+		shape += fmt.Sprintf(", after %s warm-up requests", groupInt(c.WarmupRequests))
 	}
 	return shape
 }
@@ -257,4 +273,40 @@ func groupDigits(s string) string {
 		b.WriteRune(d)
 	}
 	return sign + b.String()
+}
+
+// openLoopRows are the open-loop figures: one row per stage with its target
+// and achieved rates, the uncorrected latency and the schedule lag.
+func openLoopRows(r Result) [][]string {
+	var rows [][]string
+	stages := r.Stages
+	if len(stages) == 0 && r.TargetRate > 0 {
+		stages = []Result{r}
+	}
+	for i, st := range stages {
+		name := "Rate"
+		if len(stages) > 1 {
+			name = fmt.Sprintf("Stage %d rate", i+1)
+		}
+		rows = append(rows, []string{name, fmt.Sprintf("%s of %g req/s; p50 %s, p99 %s, max %s", groupFloat(st.AchievedRate, 2),
+			st.TargetRate, formatTimeUs(st.Latency.P50), formatTimeUs(st.Latency.P99), formatTimeUs(st.Latency.Max)),
+			"achieved send rate; latency from each request's intended send time (corrected for coordinated omission)"})
+	}
+	if u := r.LatencyUncorrected; u != nil {
+		rows = append(rows, []string{"Latency uncorrected p50 / p99", formatTimeUs(u.P50) + " / " + formatTimeUs(u.P99),
+			"from the actual send, as tools without a schedule measure"})
+	}
+	if l := r.ScheduleLag; l != nil {
+		rows = append(rows, []string{"Schedule lag p50 / p99 / max", fmt.Sprintf("%s / %s / %s, %s sends late", formatTimeUs(l.P50),
+			formatTimeUs(l.P99), formatTimeUs(l.Max), groupInt(l.LateSends)), "how late sends left against the schedule; late: over 2 ms"})
+	}
+	return rows
+}
+
+// latencyHow says where latency is measured from.
+func latencyHow(c RunConfig) string {
+	if len(c.Rates) > 0 {
+		return "from each request's intended send time on the schedule to reading its whole response"
+	}
+	return "from writing a request to reading its whole response"
 }

@@ -53,7 +53,7 @@ type Recorder struct {
 
 // LateSend is how late against its schedule a send must be to count as
 // late: the client, not the server, held it back.
-const LateSend = time.Millisecond
+const LateSend = 2 * time.Millisecond
 
 // NewRecorder returns an empty Recorder.
 func NewRecorder() *Recorder {

@@ -28,6 +28,7 @@ func fixtures(t *testing.T) []struct {
 		{"errors", failingRun(), TextOptions{Latency: true}},
 		{"requests", countedRun(), TextOptions{}},
 		{"empty", emptyRun(), TextOptions{Latency: true}},
+		{"openloop", openLoopRun(), TextOptions{Latency: true}},
 	}
 }
 
@@ -109,6 +110,32 @@ func countedRun() Result {
 			Command: "pummel -k -c 32 -n 40000 -H 'Authorization: [redacted]' http://127.0.0.1:5077/public/v1/integrations"},
 		Environment: testEnvironment(),
 	}
+}
+
+// openLoopRun is two -R stages; the second could not keep its schedule.
+func openLoopRun() Result {
+	stage := func(rate float64, n int64, lag ScheduleLag, status map[string]int64) Result {
+		return Result{
+			Requests: n, DurationS: 5, RequestsPerS: float64(n) / 5, BytesRead: n * 150, BytesWritten: n * 60,
+			Status:             status,
+			Errors:             Errors{Read: 2, Status: status["503"]},
+			ErrorCauses:        map[string]map[string]int64{"read": {"reset": 2}},
+			Latency:            Latency{Min: 80, Mean: 900, Stdev: 300, Max: 9000, P50: 850, P75: 1000, P90: 1200, P95: 1500, P99: 4000, P999: 8000, P9999: 9000},
+			LatencyUncorrected: &Latency{Min: 70, Mean: 300, Stdev: 100, Max: 5000, P50: 280, P75: 330, P90: 400, P95: 500, P99: 900, P999: 4000, P9999: 5000},
+			TargetRate:         rate, AchievedRate: rate * 0.97, ScheduleLag: &lag, AttackS: 4.99, WaitS: 0.0012,
+		}
+	}
+	s1 := stage(10, 50, ScheduleLag{P50: 400, P99: 950, Max: 1100}, map[string]int64{"200": 48})
+	s2 := stage(250, 1250, ScheduleLag{P50: 600, P99: 4500, Max: 9100, LateSends: 40}, map[string]int64{"200": 1200, "503": 48})
+	s2.Warnings = []string{"the schedule was not kept"}
+	all := stage(0, 1300, ScheduleLag{P50: 590, P99: 4400, Max: 9100, LateSends: 40}, map[string]int64{"200": 1248, "503": 48})
+	all.TargetRate, all.AchievedRate, all.DurationS = 0, 0, 10
+	all.Stages = []Result{s1, s2}
+	all.Warnings = []string{"stage 2 (250/s): the schedule was not kept"}
+	all.Config = RunConfig{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2, DurationS: 5, TimeoutS: 2,
+		KeepAlive: true, Rates: []float64{10, 250}, WarmupS: 3, Command: "pummel -R 10,250 -d 5s --warmup 3s -c 64 http://127.0.0.1:8080/"}
+	all.Environment = testEnvironment()
+	return all
 }
 
 // emptyRun completed nothing: every average is 0/0 and must print as 0.

@@ -73,7 +73,7 @@ type Result struct {
 }
 
 // ScheduleLag summarises how late sends were against the schedule, in
-// microseconds. LateSends counts sends more than 1 ms late: the client held
+// microseconds. LateSends counts sends more than LateSend (2 ms) late: the client held
 // them back, because every connection was busy or its CPU was saturated.
 type ScheduleLag struct {
 	P50       float64 `json:"p50"`

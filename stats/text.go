@@ -41,6 +41,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	for _, warning := range r.Warnings {
 		ew.printf("Warning: %s\n", warning)
 	}
+	writeOpenLoop(ew, r)
 	if ew.err != nil {
 		return fmt.Errorf("writing text result: %w", ew.err)
 	}

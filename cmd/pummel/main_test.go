@@ -61,6 +61,12 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"body and body file", []string{"-b", "x", "--body-file", "f", "http://127.0.0.1:1/"}, "--body-file"},
 		{"pipeline zero", []string{"--pipeline", "0", "http://127.0.0.1:1/"}, "--pipeline"},
 		{"pipeline without keep-alive", []string{"--pipeline", "4", "--no-keepalive", "http://127.0.0.1:1/"}, "--pipeline"},
+		{"bad rate", []string{"-R", "fast", "http://127.0.0.1:1/"}, "-R/--rate"},
+		{"zero rate", []string{"-R", "10,0", "http://127.0.0.1:1/"}, "-R/--rate"},
+		{"rate with -n", []string{"-R", "10", "-n", "5", "http://127.0.0.1:1/"}, "-R/--rate"},
+		{"warm-up rate without -R", []string{"--warmup-rate", "5", "http://127.0.0.1:1/"}, "--warmup-rate"},
+		{"warm-up requests without -n", []string{"--warmup-requests", "5", "http://127.0.0.1:1/"}, "--warmup-requests"},
+		{"bad warm-up", []string{"--warmup", "soon", "http://127.0.0.1:1/"}, "--warmup"},
 		{"cert without key", []string{"--cert", "c.pem", "https://127.0.0.1:1/"}, "--cert"},
 	}
 	for _, tt := range tests {
@@ -177,5 +183,29 @@ func TestDemo(t *testing.T) {
 	code, stdout, stderr := pummel(t.Context(), "demo", "-d", "200ms", "-c", "2")
 	if code != 0 || !strings.Contains(stdout, "Requests/sec:") || !strings.Contains(stdout, "Latency Distribution") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestOpenLoopCommandLine(t *testing.T) {
+	url := target(t)
+	code, stdout, stderr := pummel(t.Context(), "-R", "100,200", "-d", "300ms", "--warmup", "100ms", "-c", "4", url, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stages) != 2 || res.Stages[0].Requests != 30 || res.Stages[1].Requests != 60 || res.Requests != 90 {
+		t.Errorf("stages %d, requests %d: want 30 then 60", len(res.Stages), res.Requests)
+	}
+	if res.LatencyUncorrectedHistogram == "" || res.Config.WarmupS != 0.1 || len(res.Config.Rates) != 2 {
+		t.Errorf("open-loop fields missing: config %+v", res.Config)
+	}
+	_, text, _ := pummel(t.Context(), "-R", "50", "-d", "200ms", "-c", "2", url)
+	for _, want := range []string{"Requests/sec:", "Stage 1 of 1: 50 requests/s", "Requests      [total, rate, throughput]", "Success       [ratio]", "Error Set:"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 // options holds the load command's flags, bound by urfave/cli.
 type options struct {
 	connections, threads, duration, requests, timeout, pipeline string
+	rate, warmup, warmupRate, warmupRequests                    string
 
 	keepAlive, noKeepAlive bool
 	method, body, bodyFile string
@@ -51,6 +52,9 @@ func (o *options) config() (engine.Config, error) {
 		return c, err
 	}
 	if err = o.shape(&c); err != nil {
+		return c, err
+	}
+	if err = o.openLoop(&c); err != nil {
 		return c, err
 	}
 	if err = o.request(&c); err != nil {
@@ -128,6 +132,47 @@ func orMin(err error, s string) error {
 		return err
 	}
 	return fmt.Errorf("%q must be at least 1", s)
+}
+
+// openLoop reads -R, --warmup, --warmup-rate and --warmup-requests.
+func (o *options) openLoop(c *engine.Config) error {
+	var err error
+	if o.rate != "" {
+		if c.Rates, err = parseRates(o.rate); err != nil {
+			return badFlag("-R/--rate", err)
+		}
+		if o.duration == "" {
+			c.Duration = engine.DefaultDuration // per stage
+		}
+		if c.Requests > 0 {
+			return usageError{"-R/--rate: -n does not apply to an open-loop run, which sends rate × duration requests"}
+		}
+	}
+	if o.warmup != "" {
+		if c.Warmup, err = parseDuration(o.warmup); err != nil {
+			return badFlag("--warmup", err)
+		}
+	}
+	if o.warmupRate != "" {
+		r, err := parseRates(o.warmupRate)
+		if err != nil || len(r) != 1 || len(c.Rates) == 0 {
+			return badFlag("--warmup-rate", orNeed(err, "one rate, with -R"))
+		}
+		c.WarmupRate = r[0]
+	}
+	if o.warmupRequests != "" {
+		if c.WarmupRequests, err = parseCount(o.warmupRequests); err != nil || c.Requests == 0 {
+			return badFlag("--warmup-requests", orNeed(err, "a count, with -n"))
+		}
+	}
+	return nil
+}
+
+func orNeed(err error, what string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("needs %s", what)
 }
 
 // orRange explains a value that parsed but is out of range.

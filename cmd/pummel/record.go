@@ -11,17 +11,20 @@ import (
 // redacted unless --show-secrets.
 func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
 	rc := stats.RunConfig{
-		URL:         c.URL.String(),
-		Method:      strings.ToUpper(c.Method),
-		BodyBytes:   len(c.Body),
-		Connections: c.Connections,
-		Threads:     c.Threads,
-		DurationS:   c.Duration.Seconds(),
-		Requests:    c.Requests,
-		TimeoutS:    c.Timeout.Seconds(),
-		KeepAlive:   !c.NoKeepAlive,
-		Pipeline:    c.Pipeline,
-		Command:     "pummel " + shellQuote(args),
+		URL:            c.URL.String(),
+		Method:         strings.ToUpper(c.Method),
+		BodyBytes:      len(c.Body),
+		Connections:    c.Connections,
+		Threads:        c.Threads,
+		DurationS:      c.Duration.Seconds(),
+		Requests:       c.Requests,
+		TimeoutS:       c.Timeout.Seconds(),
+		KeepAlive:      !c.NoKeepAlive,
+		Pipeline:       c.Pipeline,
+		Rates:          c.Rates,
+		WarmupS:        c.Warmup.Seconds(),
+		WarmupRequests: c.WarmupRequests,
+		Command:        "pummel " + shellQuote(args),
 	}
 	if rc.Method == "" {
 		rc.Method = "GET"
