@@ -151,3 +151,13 @@ func TestOpenLoopValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
+	// One connection, 10 ms per request: about 100 requests/s throughout.
+	// A sample that took in the warm-up's responses would be far above.
+	res := load(t, srv, Config{Connections: 1, Duration: 500 * time.Millisecond, Warmup: 500 * time.Millisecond})
+	if res.ThreadRate.Samples == 0 || res.ThreadRate.Max > 3*res.ThreadRate.Mean {
+		t.Errorf("Req/Sec %+v: a sample holds the warm-up", res.ThreadRate)
+	}
+}

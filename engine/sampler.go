@@ -8,29 +8,29 @@ import (
 // the Req/Sec row (wrk's RECORD_INTERVAL_MS).
 const sampleInterval = 100 * time.Millisecond
 
-// sampler records each worker's requests per second every sampleInterval.
+// sampler records each worker's requests per second every sampleInterval,
+// keeping the samples taken from `from` on (the end of the warm-up).
 type sampler struct {
-	done  chan struct{}
-	out   chan []float64
-	start time.Time
+	done chan struct{}
+	out  chan []float64
+	from time.Time
 }
 
-func startSampler(workers []*worker, start time.Time) *sampler {
-	s := &sampler{done: make(chan struct{}), out: make(chan []float64, 1), start: start}
-	go s.loop(workers)
+func startSampler(workers []*worker, from time.Time) *sampler {
+	s := &sampler{done: make(chan struct{}), out: make(chan []float64, 1), from: from}
+	go s.loop(workers, time.Now())
 	return s
 }
 
-func (s *sampler) loop(workers []*worker) {
+func (s *sampler) loop(workers []*worker, last time.Time) {
 	tick := time.NewTicker(sampleInterval)
 	defer tick.Stop()
 	prev := make([]int64, len(workers))
-	last := s.start
 	var rates []float64
 	for {
 		select {
 		case now := <-tick.C:
-			if now.Before(s.start) { // warming up: no samples yet
+			if now.Before(s.from) { // warming up: no samples yet
 				appendRates(nil, workers, prev, now.Sub(last))
 			} else {
 				rates = appendRates(rates, workers, prev, now.Sub(last))
