@@ -1,0 +1,199 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Combination says how results of the same load relate in time.
+type Combination int
+
+const (
+	// Sequential results ran one after another (runs of --runs, saved
+	// runs on one machine): durations add up, the rate is total requests
+	// over total time.
+	Sequential Combination = iota
+	// Parallel results ran side by side (one load split over several
+	// machines): the duration is the longest, the rates add up.
+	Parallel
+)
+
+// Combine merges results of the same load into one. Histograms are
+// merged, never averaged, so every percentile of the combination is exact
+// (to the histogram's precision); counters are summed.
+func Combine(rs []Result, how Combination) (Result, error) {
+	if len(rs) == 0 {
+		return Result{}, errors.New("no results to combine")
+	}
+	out := rs[0]
+	out.Status, out.ErrorCauses, out.Stages, out.Warnings = map[string]int64{}, nil, nil, nil
+	out.Requests, out.BytesRead, out.BytesWritten, out.Reconnects = 0, 0, 0, 0
+	out.Errors, out.Connect, out.Client = Errors{}, ConnectTime{}, ClientUsage{CPUs: rs[0].Client.CPUs}
+	out.Interrupted = false
+	var durations []float64
+	for _, r := range rs {
+		out.addCounts(r)
+		durations = append(durations, r.DurationS)
+	}
+	out.DurationS = combineDurations(durations, how)
+	out.RequestsPerS = combineRates(rs, out, how)
+	out.ThreadRate = combineSpreads(rs)
+	if err := out.combineHistograms(rs); err != nil {
+		return Result{}, err
+	}
+	return out, nil
+}
+
+// addCounts sums r's counters into out.
+func (out *Result) addCounts(r Result) {
+	out.Requests += r.Requests
+	out.BytesRead += r.BytesRead
+	out.BytesWritten += r.BytesWritten
+	out.Reconnects += r.Reconnects
+	for code, n := range r.Status {
+		out.Status[code] += n
+	}
+	e := &out.Errors
+	e.Connect, e.Read, e.Write = e.Connect+r.Errors.Connect, e.Read+r.Errors.Read, e.Write+r.Errors.Write
+	e.Timeout, e.Status, e.Validation = e.Timeout+r.Errors.Timeout, e.Status+r.Errors.Status, e.Validation+r.Errors.Validation
+	for class, causes := range r.ErrorCauses {
+		if out.ErrorCauses == nil {
+			out.ErrorCauses = map[string]map[string]int64{}
+		}
+		if out.ErrorCauses[class] == nil {
+			out.ErrorCauses[class] = map[string]int64{}
+		}
+		for cause, n := range causes {
+			out.ErrorCauses[class][cause] += n
+		}
+	}
+	c := &out.Connect
+	if total := c.Count + r.Connect.Count; total > 0 {
+		c.Mean = (c.Mean*float64(c.Count) + r.Connect.Mean*float64(r.Connect.Count)) / float64(total)
+	}
+	c.Count += r.Connect.Count
+	c.Max = max(c.Max, r.Connect.Max)
+	out.Client.CPUSeconds += r.Client.CPUSeconds
+	out.Client.Saturated = out.Client.Saturated || r.Client.Saturated
+	out.Interrupted = out.Interrupted || r.Interrupted
+	for _, w := range r.Warnings {
+		if !slices.Contains(out.Warnings, w) {
+			out.Warnings = append(out.Warnings, w)
+		}
+	}
+}
+
+func combineDurations(ds []float64, how Combination) float64 {
+	if how == Parallel {
+		return slices.Max(ds)
+	}
+	var sum float64
+	for _, d := range ds {
+		sum += d
+	}
+	return sum
+}
+
+func combineRates(rs []Result, out Result, how Combination) float64 {
+	if how == Parallel {
+		var sum float64
+		for _, r := range rs {
+			sum += r.RequestsPerS
+		}
+		return sum
+	}
+	if out.DurationS == 0 {
+		return 0
+	}
+	return float64(out.Requests) / out.DurationS
+}
+
+// combineSpreads pools the Req/Sec samples' summaries, weighting each by
+// its sample count (the samples themselves are not kept).
+func combineSpreads(rs []Result) Spread {
+	var s Spread
+	var sq float64
+	for _, r := range rs {
+		t := r.ThreadRate
+		n := float64(t.Samples)
+		s.Mean += t.Mean * n
+		sq += (t.Stdev*t.Stdev + t.Mean*t.Mean) * n
+		s.WithinStdevPct += t.WithinStdevPct * n
+		s.Max = max(s.Max, t.Max)
+		s.Samples += t.Samples
+	}
+	if s.Samples == 0 {
+		return Spread{}
+	}
+	n := float64(s.Samples)
+	s.Mean /= n
+	s.WithinStdevPct /= n
+	if v := sq/n - s.Mean*s.Mean; v > 0 {
+		s.Stdev = math.Sqrt(v)
+	}
+	return s
+}
+
+// combineHistograms merges the latency histograms (and the open-loop ones)
+// and recomputes the summaries from them.
+func (out *Result) combineHistograms(rs []Result) error {
+	lat, err := mergeEncoded(rs, func(r Result) string { return r.LatencyHistogram })
+	if err != nil {
+		return err
+	}
+	out.Latency = Summarize(lat)
+	out.Latency.Min, out.Latency.Max = exactBounds(rs)
+	if out.LatencyHistogram, err = EncodeHistogram(lat); err != nil {
+		return err
+	}
+	if out.LatencyUncorrected == nil {
+		return nil
+	}
+	unc, err := mergeEncoded(rs, func(r Result) string { return r.LatencyUncorrectedHistogram })
+	if err != nil {
+		return err
+	}
+	u := Summarize(unc)
+	out.LatencyUncorrected = &u
+	out.LatencyUncorrectedHistogram, err = EncodeHistogram(unc)
+	return err
+}
+
+// mergeEncoded decodes and merges one histogram field of every result. It
+// fails on a result whose histogram is missing while it has requests, and
+// on values dropped by the merge, rather than report wrong percentiles.
+func mergeEncoded(rs []Result, field func(Result) string) (*hdrhistogram.Histogram, error) {
+	all := NewHistogram()
+	for i, r := range rs {
+		if field(r) == "" && r.Requests > 0 {
+			return nil, fmt.Errorf("result %d has %d requests but no latency histogram", i+1, r.Requests)
+		}
+		h, err := DecodeHistogram(field(r))
+		if err != nil {
+			return nil, fmt.Errorf("result %d: %w", i+1, err)
+		}
+		if dropped := all.Merge(h); dropped > 0 {
+			return nil, fmt.Errorf("result %d: %d latencies fell outside the histogram's range", i+1, dropped)
+		}
+	}
+	return all, nil
+}
+
+// exactBounds returns the smallest min and largest max of the results
+// that have responses: exact, where the histogram's are rounded.
+func exactBounds(rs []Result) (lo, hi float64) {
+	lo = math.Inf(1)
+	for _, r := range rs {
+		if r.Requests > 0 {
+			lo, hi = min(lo, r.Latency.Min), max(hi, r.Latency.Max)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0, 0
+	}
+	return lo, hi
+}

@@ -1,0 +1,68 @@
+package stats
+
+import (
+	"testing"
+	"time"
+)
+
+// recorded returns a recorder holding the given latencies (all 200s).
+func recorded(latencies ...time.Duration) *Recorder {
+	r := NewRecorder()
+	var b Batch
+	for _, l := range latencies {
+		if b.Add(Outcome{Latency: l, Status: 200}) {
+			r.AddBatch(&b)
+		}
+	}
+	r.AddBatch(&b)
+	return r
+}
+
+func spread(from, n int, step time.Duration) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[i] = time.Duration(from)*time.Microsecond + time.Duration(i)*step
+	}
+	return out
+}
+
+func TestCombineEqualsOneRunOfEverything(t *testing.T) {
+	a := recorded(spread(100, 1000, time.Microsecond)...)
+	b := recorded(spread(5000, 300, 37*time.Microsecond)...)
+	c := recorded(spread(20, 10, time.Millisecond)...)
+	ra := Merge([]*Recorder{a}, time.Second, []float64{1000})
+	rb := Merge([]*Recorder{b}, 2*time.Second, []float64{150, 150})
+	rc := Merge([]*Recorder{c}, time.Second, []float64{10})
+	whole := Merge([]*Recorder{recorded(spread(100, 1000, time.Microsecond)...), recorded(spread(5000, 300, 37*time.Microsecond)...),
+		recorded(spread(20, 10, time.Millisecond)...)}, 4*time.Second, nil)
+
+	got, err := Combine([]Result{ra, rb, rc}, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := whole.Latency
+	w.WithinStdevPct = got.Latency.WithinStdevPct // not part of the claim
+	if got.Latency != w {
+		t.Errorf("combined latency\n%+v\nwant, as one run of everything,\n%+v", got.Latency, w)
+	}
+	if got.Requests != 1310 || got.Status["200"] != 1310 || got.DurationS != 4 || got.RequestsPerS != 1310.0/4 {
+		t.Errorf("requests %d, status %v, duration %v, rate %v", got.Requests, got.Status, got.DurationS, got.RequestsPerS)
+	}
+	par, err := Combine([]Result{ra, rb, rc}, Parallel)
+	if err != nil || par.DurationS != 2 || par.RequestsPerS != ra.RequestsPerS+rb.RequestsPerS+rc.RequestsPerS {
+		t.Errorf("parallel: duration %v, rate %v, err %v", par.DurationS, par.RequestsPerS, err)
+	}
+}
+
+func TestCombineRefusesWhatItCannotMergeExactly(t *testing.T) {
+	r := Merge([]*Recorder{recorded(time.Millisecond)}, time.Second, nil)
+	noHist := r
+	noHist.LatencyHistogram = ""
+	bad := r
+	bad.LatencyHistogram = "not base64!"
+	for name, rs := range map[string][]Result{"none": nil, "histogram missing": {r, noHist}, "histogram corrupt": {r, bad}} {
+		if _, err := Combine(rs, Sequential); err == nil {
+			t.Errorf("%s: combined without an error", name)
+		}
+	}
+}
