@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"bytes"
 	"testing"
 	"time"
 )
@@ -65,4 +66,17 @@ func TestCombineRefusesWhatItCannotMergeExactly(t *testing.T) {
 			t.Errorf("%s: combined without an error", name)
 		}
 	}
+}
+
+func TestComparisonGolden(t *testing.T) {
+	base, next := []Result{cleanRun(t)}, []Result{countedRun(), countedRun()}
+	var txt, md bytes.Buffer
+	if err := WriteComparison(&txt, base, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteComparisonMarkdown(&md, base, next); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "compare.txt", txt.Bytes())
+	checkGolden(t, "compare.md", md.Bytes())
 }

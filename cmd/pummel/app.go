@@ -61,7 +61,7 @@ func newApp(args []string, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:                      "pummel",
 		Usage:                     "an HTTP/1.1 load generator",
-		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR]",
+		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR] | report FILE.json… | compare BASE.json NEW.json",
 		Version:                   machine.Version(version),
 		Flags:                     loadFlags(&o),
 		Action:                    load.run,
@@ -75,6 +75,8 @@ func newApp(args []string, stdout, stderr io.Writer) *cli.App {
 			{Name: "run", Usage: "run a load test (the default command)", Flags: loadFlags(&o), Action: load.run, OnUsageError: onUsageError},
 			{Name: "demo", Usage: "load the built-in target in-process for a few seconds", Flags: loadFlags(&o), Action: load.demo, OnUsageError: onUsageError},
 			serveCommand(stderr),
+			reportCommand(stdout),
+			compareCommand(stdout),
 		},
 	}
 	return app

@@ -1,0 +1,119 @@
+package stats
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// comparedFigure is one row of a comparison: how to read the figure from a
+// result and how to print it.
+type comparedFigure struct {
+	name   string
+	value  func(Result) (float64, bool) // false: the result lacks it
+	format func(float64) string
+}
+
+func latencyFigure(name string, pick func(Latency) float64) comparedFigure {
+	return comparedFigure{name, func(r Result) (float64, bool) { return pick(r.Latency), r.Requests > 0 }, formatTimeUs}
+}
+
+func serverFigure(name string, pick func(ServerUsage) float64, format func(float64) string) comparedFigure {
+	return comparedFigure{name, func(r Result) (float64, bool) {
+		if len(r.Server) == 0 {
+			return 0, false
+		}
+		return pick(r.Server[0]), true
+	}, format}
+}
+
+var comparedFigures = []comparedFigure{
+	{"Requests/sec", func(r Result) (float64, bool) { return r.RequestsPerS, true }, func(v float64) string { return fmt.Sprintf("%.2f", v) }},
+	latencyFigure("Latency p50", func(l Latency) float64 { return l.P50 }),
+	latencyFigure("Latency p90", func(l Latency) float64 { return l.P90 }),
+	latencyFigure("Latency p99", func(l Latency) float64 { return l.P99 }),
+	latencyFigure("Latency max", func(l Latency) float64 { return l.Max }),
+	{"Errors", func(r Result) (float64, bool) {
+		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation), true
+	}, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
+	serverFigure("Server RSS peak", func(s ServerUsage) float64 { return float64(s.RSSBytes.Peak) }, FormatBytes),
+	serverFigure("Server CPU/request", func(s ServerUsage) float64 { return s.CPUUsPerRequest }, formatTimeUs),
+}
+
+// comparisonRows computes, per figure present on both sides, the median of
+// each side (with its min–max spread when a side has several results) and
+// the ratio NEW/BASE, as benchstat shows a side-by-side view.
+func comparisonRows(base, next []Result) [][]string {
+	var rows [][]string
+	for _, f := range comparedFigures {
+		b, okB := sideValues(base, f)
+		n, okN := sideValues(next, f)
+		if !okB || !okN {
+			continue
+		}
+		ratio := "~"
+		if mb := median(b); mb != 0 {
+			ratio = fmt.Sprintf("%.2f×", median(n)/mb)
+		}
+		rows = append(rows, []string{f.name, sideText(b, f.format), sideText(n, f.format), ratio})
+	}
+	return rows
+}
+
+func sideValues(rs []Result, f comparedFigure) ([]float64, bool) {
+	var vs []float64
+	for _, r := range rs {
+		v, ok := f.value(r)
+		if !ok {
+			return nil, false
+		}
+		vs = append(vs, v)
+	}
+	return vs, len(vs) > 0
+}
+
+func sideText(vs []float64, format func(float64) string) string {
+	s := format(median(vs))
+	if len(vs) > 1 {
+		s += fmt.Sprintf(" (%s–%s, n=%d)", format(slices.Min(vs)), format(slices.Max(vs)), len(vs))
+	}
+	return s
+}
+
+func median(vs []float64) float64 {
+	s := slices.Sorted(slices.Values(vs))
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+// WriteComparison writes base and next side by side as an aligned text
+// table with the ratio NEW/BASE of every figure both have.
+func WriteComparison(w io.Writer, base, next []Result) error {
+	rows := append([][]string{{"", "base", "new", "new/base"}}, comparisonRows(base, next)...)
+	widths := make([]int, 4)
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], len([]rune(cell)))
+		}
+	}
+	ew := &errWriter{w: w}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			b.WriteString(cell + strings.Repeat(" ", widths[i]-len([]rune(cell))+2))
+		}
+		ew.printf("%s\n", strings.TrimRight(b.String(), " "))
+	}
+	return ew.err
+}
+
+// WriteComparisonMarkdown writes the same comparison as a markdown table.
+func WriteComparisonMarkdown(w io.Writer, base, next []Result) error {
+	ew := &errWriter{w: w}
+	writeTable(ew, []string{"Metric", "Base", "New", "New/Base"}, []string{"---", "---:", "---:", "---:"}, comparisonRows(base, next))
+	return ew.err
+}
