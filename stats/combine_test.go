@@ -77,6 +77,6 @@ func TestComparisonGolden(t *testing.T) {
 	if err := WriteComparisonMarkdown(&md, base, next); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "compare.txt", txt.Bytes())
-	checkGolden(t, "compare.md", md.Bytes())
+	checkGolden(t, "compare.txt.golden", txt.Bytes())
+	checkGolden(t, "compare.md.golden", md.Bytes())
 }
