@@ -19,18 +19,22 @@ const (
 // conn is one connection's state, owned by its goroutine. Only open and
 // shut touch the run's registry of open connections.
 type conn struct {
-	run     *run
-	worker  *worker
-	nc      net.Conn // nil while disconnected
-	wire    *wire    // nc's byte stream, feeding br
-	br      *bufio.Reader
-	hdr     fasthttp.ResponseHeader
-	body    []byte // the last body, kept only for --expect-body
-	batch   stats.Batch
-	phase   int         // the phase of the request in hand, and of batch's outcomes
-	timer   *time.Timer // paces open-loop sends; nil until first needed
-	served  int         // responses on the current connection
-	backoff time.Duration
+	run    *run
+	worker *worker
+	nc     net.Conn // nil while disconnected
+	wire   *wire    // nc's byte stream, feeding br
+	br     *bufio.Reader
+	hdr    fasthttp.ResponseHeader
+	body   []byte // the last body, kept only for --expect-body
+	batch  stats.Batch
+	phase  int         // the phase of the request in hand, and of batch's outcomes
+	timer  *time.Timer // paces open-loop sends; nil until first needed
+	// scriptBuf holds what the script's request() returned; ends marks
+	// where each request in it ends.
+	scriptBuf []byte
+	ends      []int
+	served    int // responses on the current connection
+	backoff   time.Duration
 	// deadline is the connection's current deadline. It is moved only when
 	// a request could outlive it, to deadlineSlack past that request's
 	// timeout: a timeout is then detected up to deadlineSlack late, and the
@@ -68,7 +72,8 @@ func (c *conn) loop() {
 // the connection sat idle) are sent again on a new connection: that is a
 // reconnect, not an error.
 func (c *conn) do(t ticket) {
-	for k := t.count; k > 0; {
+	req, k := c.prepare(t)
+	for k > 0 {
 		start := time.Now()
 		if c.nc == nil {
 			if f := c.open(); f.failed() {
@@ -80,8 +85,9 @@ func (c *conn) do(t ticket) {
 				start = time.Now() // keep-alive latency excludes the dial
 			}
 		}
-		answered, f := c.roundTrip(t, start, k)
+		answered, f := c.roundTrip(t, start, req, k)
 		k -= answered
+		req = c.rest(req, answered, k)
 		if !f.failed() {
 			continue // all answered, or the server closed: send the rest anew
 		}
@@ -98,10 +104,45 @@ func (c *conn) do(t ticket) {
 	}
 }
 
+// prepare returns the bytes of the ticket's requests and how many they
+// are: the prebuilt batch, or what the script's request() returned, which
+// may hold several pipelined requests (with -n, cut to what is left).
+func (c *conn) prepare(t ticket) ([]byte, int) {
+	if !c.run.dynamic {
+		return c.run.requests(t.count), t.count
+	}
+	req, err := c.scriptRequest()
+	if err != nil {
+		c.worker.addErrors(c.phase, stats.Validation, err.Error(), t.count)
+		return nil, 0
+	}
+	c.ends = countRequests(req, c.ends)
+	k := len(c.ends)
+	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
+		_, got := c.run.claim(extra)
+		k = t.count + got
+	}
+	return req[:c.ends[k-1]], k
+}
+
+// rest returns the bytes of the left requests that follow the first
+// answered ones in req.
+func (c *conn) rest(req []byte, answered, left int) []byte {
+	if answered == 0 || left == 0 {
+		return req
+	}
+	if !c.run.dynamic {
+		return c.run.requests(left)
+	}
+	req = req[c.ends[answered-1]:]
+	c.ends = countRequests(req, c.ends)
+	return req
+}
+
 // roundTrip writes k requests at once and reads their responses. It
 // returns how many were answered; fewer than k without a failure means the
 // server closed the connection after the last of them.
-func (c *conn) roundTrip(t ticket, start time.Time, k int) (int, failure) {
+func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, failure) {
 	if due := start.Add(c.run.cfg.Timeout); c.deadline.Before(due) {
 		c.deadline = due.Add(c.run.deadlineSlack)
 		c.nc.SetDeadline(c.deadline) //nolint:errcheck // a closed conn fails the write below
@@ -109,7 +150,7 @@ func (c *conn) roundTrip(t ticket, start time.Time, k int) (int, failure) {
 	if c.run.stopped() { // checked after the deadline moved: see run.halt
 		return 0, fail(stats.Timeout, "stopped") // never recorded: the run is over
 	}
-	if err := c.wire.send(c.run.requests(k)); err != nil {
+	if err := c.wire.send(req); err != nil {
 		return 0, writeFailure(err)
 	}
 	for i := range k {
@@ -118,6 +159,9 @@ func (c *conn) roundTrip(t ticket, start time.Time, k int) (int, failure) {
 			return i, f
 		}
 		c.complete(t, start, status)
+		if c.worker.script != nil {
+			c.scriptResponse(status)
+		}
 		if closeConn || c.run.cfg.NoKeepAlive {
 			c.shut()
 			if !c.run.cfg.NoKeepAlive {

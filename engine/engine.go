@@ -15,6 +15,8 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/pummel-dev/pummel/engine/script"
 )
 
 // Defaults for the zero values of Config fields.
@@ -72,6 +74,11 @@ type Config struct {
 	WarmupRate float64
 	// WarmupRequests is a closed-loop warm-up by count, for -n runs.
 	WarmupRequests int64
+
+	// Script, if set, is a wrk Lua script (see package script): it may
+	// change the request, make each request, see each response, and sees
+	// the result in done(). The caller loads it, runs Done and closes it.
+	Script *script.Program
 
 	// Expect holds the response checks; failures count as validation errors.
 	Expect Expect

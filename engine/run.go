@@ -22,7 +22,8 @@ type run struct {
 	pipelined []byte
 	depth     int  // requests per batch (--pipeline)
 	head      bool // HEAD responses have no body
-	keepBody  bool // bodies are kept for --expect-body
+	keepBody  bool // bodies are kept for --expect-body or a script's response()
+	dynamic   bool // a script makes each request
 	dialer    *dialer
 	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
 	deadlineSlack time.Duration
@@ -87,6 +88,11 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	workers := make([]*worker, cfg.Threads)
 	for i := range workers {
 		workers[i] = newWorker(r.phases(), r.sched != nil)
+	}
+	if cfg.Script != nil {
+		if err := r.setupScript(workers); err != nil {
+			return stats.Result{}, err
+		}
 	}
 	conns := make([]*conn, cfg.Connections)
 	for i := range conns {

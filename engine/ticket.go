@@ -20,7 +20,7 @@ const (
 // next hands a connection its next ticket; ok is false when the run is over
 // for it. In open loop it also waits until the ticket is due.
 func (r *run) next(c *conn) (t ticket, ok bool) {
-	if r.halted.Load() {
+	if r.halted.Load() || c.worker.script != nil && c.worker.script.thread.Stopped() {
 		return t, false
 	}
 	if r.sched != nil {

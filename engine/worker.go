@@ -16,6 +16,8 @@ type worker struct {
 	recs []*stats.Recorder // by phase: 0 warm-up, then the measured phases
 	// done counts responses, read by the Req/Sec sampler without the lock.
 	done atomic.Int64
+	// script is the worker's Lua thread when a script makes each request.
+	script *scripted
 }
 
 func newWorker(phases int, open bool) *worker {

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine/script"
+)
+
+// seen is a request as the recording server received it.
+type seen struct {
+	method, path, auth, contentType, body string
+}
+
+// recordingServer answers 200 and records every request; /login answers
+// with an X-Auth-Token header.
+func recordingServer(t *testing.T) (*url.URL, func() []seen) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, seen{r.Method, r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Content-Type"), string(body)})
+		mu.Unlock()
+		if r.URL.Path == "/login" {
+			w.Header().Set("X-Auth-Token", "t0k3n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL + "/")
+	return u, func() []seen { mu.Lock(); defer mu.Unlock(); return append([]seen(nil), got...) }
+}
+
+// scripted runs cfg with the example script name and its args.
+func runScript(t *testing.T, cfg Config, name string, args ...string) {
+	t.Helper()
+	cfg.Threads, cfg.Timeout = max(cfg.Threads, 1), 5*time.Second
+	cfg.Connections = max(cfg.Connections, cfg.Threads)
+	if cfg.Duration == 0 && cfg.Requests == 0 {
+		cfg.Duration = 10 * time.Second
+	}
+	p, err := script.Load(filepath.Join("..", "scripts", "lua", name), args, ScriptTarget(&cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cfg.Script = p
+	res, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := ScriptDone(p, res, &out); err != nil {
+		t.Fatal(err)
+	}
+	lastRun = runOutcome{res.Requests, ended(res), out.String()}
+}
+
+type runOutcome struct {
+	responses, ended int64
+	done             string
+}
+
+var lastRun runOutcome
+
+func TestScripts(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  string
+		args  []string
+		cfg   Config
+		check func(t *testing.T, got []seen)
+	}{
+		{"wrk fields only: POST body, built once", "post.lua", nil, Config{Requests: 20, Connections: 2}, func(t *testing.T, got []seen) {
+			for _, s := range got {
+				if s.method != "POST" || s.contentType != "application/json" || !strings.Contains(s.body, `"pummel"`) {
+					t.Fatalf("server saw %+v", s)
+				}
+			}
+		}},
+		{"a new path per request", "counter.lua", nil, Config{Requests: 30, Connections: 3, Threads: 1}, func(t *testing.T, got []seen) {
+			paths := map[string]bool{}
+			for _, s := range got {
+				paths[s.path] = true
+			}
+			if len(paths) != 30 || !paths["/1"] || !paths["/30"] {
+				t.Errorf("paths %v: want /1 … /30 once each", paths)
+			}
+		}},
+		{"pipelined requests counted exactly", "pipeline.lua", []string{"4"}, Config{Requests: 102, Connections: 2, Threads: 2}, nil},
+		{"token from a response header", "auth.lua", []string{"me:pw"}, Config{Requests: 40, Connections: 1}, func(t *testing.T, got []seen) {
+			if got[0].path != "/login" || got[0].body != "me:pw" || got[len(got)-1].auth != "Bearer t0k3n" {
+				t.Errorf("first %+v, last %+v: want a login, then the token", got[0], got[len(got)-1])
+			}
+		}},
+		{"random delay", "delay.lua", nil, Config{Requests: 20, Connections: 2}, nil},
+		{"thread setup, get and set", "setup.lua", nil, Config{Requests: 20, Connections: 2, Threads: 2}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, got := recordingServer(t)
+			tt.cfg.URL = u
+			runScript(t, tt.cfg, tt.file, tt.args...)
+			if n := int64(len(got())); lastRun.responses != tt.cfg.Requests || n != tt.cfg.Requests {
+				t.Errorf("responses %d, server saw %d, want %d", lastRun.responses, n, tt.cfg.Requests)
+			}
+			if tt.check != nil {
+				tt.check(t, got())
+			}
+		})
+	}
+}
+
+func TestScriptStopAndDone(t *testing.T) {
+	u, _ := recordingServer(t)
+	began := time.Now()
+	runScript(t, Config{URL: u, Duration: 20 * time.Second, Connections: 2, Threads: 2}, "stop.lua", "10")
+	// Each thread stops after 10 responses; a request in flight may finish.
+	if lastRun.responses < 20 || lastRun.responses > 22 || time.Since(began) > 10*time.Second {
+		t.Errorf("%d responses in %v: want about 20, and an early end", lastRun.responses, time.Since(began))
+	}
+	runScript(t, Config{URL: u, Requests: 50, Connections: 2}, "report.lua")
+	if !regexp.MustCompile(`(?m)^percentile,latency_us\n50,\d+\n`).MatchString(lastRun.done) {
+		t.Errorf("done() printed %q, want a CSV of percentiles", lastRun.done)
+	}
+}
+
+func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "broken.lua")
+	src := "local n = 0\nfunction request()\n  n = n + 1\n  if n % 2 == 0 then error('boom') end\n  return wrk.format()\nend\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := recordingServer(t)
+	cfg := Config{URL: u, Requests: 10, Connections: 1, Threads: 1, Timeout: 5 * time.Second}
+	p, err := script.Load(path, nil, ScriptTarget(&cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cfg.Script = p
+	res, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 5 || res.Errors.Validation != 5 || !strings.Contains(strings.Join(keys(res.ErrorCauses["validation"]), ""), "broken.lua:4") {
+		t.Errorf("responses %d, validation errors %d %v: want 5 and 5 naming broken.lua:4", res.Requests, res.Errors.Validation, res.ErrorCauses)
+	}
+}
+
+func keys(m map[string]int64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
