@@ -157,6 +157,16 @@ type ServerUsage struct {
 	CPUUsPerRequest  float64  `json:"cpu_us_per_request"`
 	StartupS         *float64 `json:"startup_s,omitempty"`
 	ExitedDuringLoad bool     `json:"exited,omitempty"`
+	// ExitS is when the process was first found gone, in seconds from the
+	// start of the measured load (negative: before the load; from the
+	// start of watching if the load never started). Set only with
+	// ExitedDuringLoad; the exit happened within one sample interval
+	// before it.
+	ExitS *float64 `json:"exit_s,omitempty"`
+	// ExitReason says how the process ended, when that is known: "exit
+	// status 3" or "signal: killed" for a server pummel started,
+	// "no longer running" or "zombie" for one it only watched.
+	ExitReason string `json:"exit_reason,omitempty"`
 }
 
 // RSS holds resident set sizes in bytes at three moments of a run.
@@ -201,4 +211,21 @@ type Environment struct {
 	GoVersion     string `json:"go_version"`
 	PummelVersion string `json:"pummel_version"`
 	Date          string `json:"date"`
+	// Binary identifies the server executable started with --exec.
+	Binary *Binary `json:"binary,omitempty"`
+}
+
+// Binary identifies an executable: the server under test with --exec.
+type Binary struct {
+	// Path is the executable's absolute path, as found on $PATH.
+	Path string `json:"path"`
+	// SizeBytes is the file's size.
+	SizeBytes int64 `json:"size_bytes"`
+	// SHA256 is the hex SHA-256 of the file's content.
+	SHA256 string `json:"sha256"`
+	// GitRevision is HEAD of the git work tree holding the file, if any.
+	GitRevision string `json:"git_revision,omitempty"`
+	// GitDirty is true when that work tree has uncommitted changes to
+	// tracked files.
+	GitDirty bool `json:"git_dirty,omitempty"`
 }

@@ -1,0 +1,121 @@
+package proc
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// probeTimeout bounds one readiness probe, so a server that accepts
+// connections but stalls is probed again rather than waited on.
+const probeTimeout = time.Second
+
+// awaitReady waits for the first good readiness response, then for the
+// settle time; it sets p.startup.
+func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
+	client := readyClient()
+	defer client.CloseIdleConnections()
+	deadline := spawned.Add(s.ReadyTimeout)
+	expired := time.NewTimer(time.Until(deadline))
+	defer expired.Stop()
+	poll := time.NewTimer(0)
+	defer poll.Stop()
+	var last string // what the latest probe got
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the server to be ready: %w", ctx.Err())
+		case <-p.done:
+			return p.exitedError("before it was ready", spawned)
+		case <-expired.C:
+			return fmt.Errorf("%w within %s: GET %s: last answer: %s", ErrNotReady, s.ReadyTimeout, s.ReadyURL, cmp.Or(last, "none"))
+		case <-poll.C:
+		}
+		status, at, err := probe(ctx, client, s.ReadyURL, deadline)
+		if err == nil && s.ReadyStatus(status) {
+			p.startup = at.Sub(spawned)
+			return p.settle(ctx, *s.Settle, spawned)
+		}
+		if last == "" || time.Now().Before(deadline) {
+			// A probe cut short by the deadline says nothing new.
+			last = describeProbe(status, err)
+		}
+		poll.Reset(ReadyPollInterval)
+	}
+}
+
+// readyClient returns an HTTP client for readiness probes: a fresh
+// connection per probe, no proxy, redirects returned rather than followed.
+func readyClient() *http.Client {
+	return &http.Client{
+		Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil},
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+}
+
+// probe sends one GET and returns the status and when its header arrived.
+func probe(ctx context.Context, client *http.Client, target string, deadline time.Time) (int, time.Time, error) {
+	if limit := time.Now().Add(probeTimeout); limit.Before(deadline) {
+		deadline = limit
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	at := time.Now()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode, at, nil
+}
+
+// describeProbe says in a few words what a failed probe got.
+func describeProbe(status int, err error) string {
+	var uerr *url.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no response in time"
+	case errors.As(err, &uerr):
+		return uerr.Err.Error() // the URL is already in the message
+	case err != nil:
+		return err.Error()
+	default:
+		return fmt.Sprintf("status %d", status)
+	}
+}
+
+// settle waits d after ready; the server must still run at its end.
+func (p *Process) settle(ctx context.Context, d time.Duration, spawned time.Time) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the server to settle: %w", ctx.Err())
+	case <-p.done:
+		return p.exitedError("while settling after it was ready", spawned)
+	case <-t.C:
+	}
+	if exited, _ := p.Exited(); exited {
+		return p.exitedError("while settling after it was ready", spawned)
+	}
+	return nil
+}
+
+// exitedError describes a server that ended too early. p.done must be
+// closed.
+func (p *Process) exitedError(when string, spawned time.Time) error {
+	return fmt.Errorf("server %w %s, %s after start (%s)",
+		ErrExited, when, time.Since(spawned).Round(time.Millisecond), p.ExitReason())
+}

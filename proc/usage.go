@@ -1,0 +1,102 @@
+package proc
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Stop ends the sampling (ending the load first if StartLoad ran without
+// EndLoad, as on Ctrl-C) and returns what was observed: the pid, the idle,
+// peak and after RSS, the CPU seconds of the load and, if the process was
+// found gone before Stop, when and how it went. Later calls return the
+// same figures; CPUUsPerRequest and StartupS are left to the caller (see
+// PerRequest).
+func (w *Watcher) Stop() stats.ServerUsage {
+	w.stop.Do(func() {
+		w.mu.Lock()
+		loading := w.loading
+		w.mu.Unlock()
+		if loading {
+			w.EndLoad()
+		}
+		close(w.quit)
+		<-w.done
+		w.mu.Lock()
+		w.usage = w.usageLocked()
+		w.mu.Unlock()
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.usage
+}
+
+// usageLocked builds the figures from the state. w.mu must be held.
+func (w *Watcher) usageLocked() stats.ServerUsage {
+	u := stats.ServerUsage{
+		PID:      w.pid,
+		RSSBytes: stats.RSS{Idle: w.idle, Peak: w.peak, After: w.after},
+	}
+	if w.loaded {
+		u.CPUSeconds = max(0, w.cpuEnd-w.cpuStart)
+	}
+	if w.exited {
+		from := w.started
+		if !w.loadStart.IsZero() {
+			from = w.loadStart
+		}
+		exitS := w.exitAt.Sub(from).Seconds()
+		u.ExitedDuringLoad, u.ExitS, u.ExitReason = true, &exitS, w.exitWhy
+	}
+	return u
+}
+
+// Exited reports whether the process has been found gone (exited, or a
+// zombie waiting to be reaped) by a sample so far.
+func (w *Watcher) Exited() bool {
+	return w.isExited()
+}
+
+// Series returns a copy of the samples taken so far, oldest first: the RSS
+// (and CPU) time series of the process, for charts.
+func (w *Watcher) Series() []Sample {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.series)
+}
+
+// PerRequest returns u with CPUUsPerRequest set to its CPU time in
+// microseconds per completed request (the framework-overhead figure); it
+// is left 0 when requests is 0 or less.
+func PerRequest(u stats.ServerUsage, requests int64) stats.ServerUsage {
+	if requests > 0 {
+		u.CPUUsPerRequest = u.CPUSeconds * 1e6 / float64(requests)
+	}
+	return u
+}
+
+// median returns the median of values (the mean of the middle two for an
+// even count). values must not be empty; it is left unchanged.
+func median(values []int64) int64 {
+	v := slices.Clone(values)
+	slices.Sort(v)
+	mid := len(v) / 2
+	if len(v)%2 == 1 {
+		return v[mid]
+	}
+	return v[mid-1] + (v[mid]-v[mid-1])/2
+}
+
+// sleep waits for d or until ctx ends, returning ctx's error then.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
