@@ -50,6 +50,7 @@ func metricRows(r Result) [][]string {
 		rows = append(rows, []string{"Status codes", statusSummary(r.Status), "responses by HTTP status"})
 	}
 	rows = append(rows, openLoopRows(r)...)
+	rows = append(rows, runMetricRows(r)...)
 	conns := "keep-alive, held open for the whole run and spread evenly over the threads"
 	if !c.KeepAlive {
 		conns = "a new connection for each request"
@@ -309,4 +310,29 @@ func latencyHow(c RunConfig) string {
 		return "from each request's intended send time on the schedule to reading its whole response"
 	}
 	return "from writing a request to reading its whole response"
+}
+
+// runMetricRows are the seed-style rows of an --exec run: binary size,
+// startup, idle RSS and RSS after load, as medians over the runs.
+func runMetricRows(r Result) [][]string {
+	var rows [][]string
+	if b := r.Environment.Binary; b != nil {
+		rows = append(rows, []string{"Binary size", FormatBytes(float64(b.SizeBytes)),
+			fmt.Sprintf("size of %s (SHA-256 %.12s…)", b.Path, b.SHA256)})
+	}
+	runs := r.Runs
+	if len(runs) == 0 && len(r.Server) > 0 && r.Server[0].StartupS != nil {
+		runs = []Result{r}
+	}
+	hows := map[string]string{
+		"Startup":        "spawn to the first good response on the ready URL, polled about every 1 ms",
+		"Idle RSS":       "median of 5 samples 100 ms apart, after the settle time, before the load",
+		"RSS after load": "sampled right after the load",
+	}
+	for _, name := range []string{"Startup", "Idle RSS", "RSS after load"} {
+		if v, ok := spanOf(runs, name); ok {
+			rows = append(rows, []string{name, v, hows[name]})
+		}
+	}
+	return rows
 }

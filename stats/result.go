@@ -52,6 +52,9 @@ type Result struct {
 	// Stages holds one result per rate stage (-R 10,50,250), in order;
 	// the enclosing result covers them all.
 	Stages []Result `json:"stages,omitempty"`
+	// Runs holds one result per fresh server process (--exec --runs N);
+	// the enclosing result merges them.
+	Runs []Result `json:"runs,omitempty"`
 	// ThreadRate summarises each worker's requests per second, sampled
 	// every 100 ms (wrk's "Req/Sec" row).
 	ThreadRate Spread `json:"thread_requests_per_s"`

@@ -42,6 +42,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 		ew.printf("Warning: %s\n", warning)
 	}
 	writeOpenLoop(ew, r)
+	writeRunsText(ew, r.Runs)
 	if ew.err != nil {
 		return fmt.Errorf("writing text result: %w", ew.err)
 	}

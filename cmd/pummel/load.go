@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/urfave/cli/v2"
@@ -24,10 +26,14 @@ type loader struct {
 
 // run is the action of `pummel [run] URL`.
 func (l *loader) run(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", c.Args().Get(1))}
-	}
 	l.opts.target = c.Args().First()
+	l.opts.scriptArgs = c.Args().Tail()
+	if len(l.opts.scriptArgs) > 0 && l.opts.scriptArgs[0] == "--" {
+		l.opts.scriptArgs = l.opts.scriptArgs[1:]
+	}
+	if len(l.opts.scriptArgs) > 0 && l.opts.script == "" {
+		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", l.opts.scriptArgs[0])}
+	}
 	return l.load(c)
 }
 
@@ -56,7 +62,8 @@ func (l *loader) demo(c *cli.Context) error {
 	return l.load(c)
 }
 
-// load runs the engine and writes the result everywhere it was asked for.
+// load runs the engine (with the server watched or started, as asked) and
+// writes the result everywhere it was asked for.
 func (l *loader) load(c *cli.Context) error {
 	cfg, err := l.opts.config()
 	if err != nil {
@@ -65,28 +72,59 @@ func (l *loader) load(c *cli.Context) error {
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}
+	plan, err := l.opts.watchPlan()
+	if err != nil {
+		return err
+	}
+	if cfg.Script, err = l.opts.loadScript(&cfg); err != nil {
+		return err
+	}
+	if cfg.Script != nil {
+		defer cfg.Script.Close()
+	}
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
-	res, err := engine.Run(c.Context, cfg)
+	var res stats.Result
+	if plan.exec != nil {
+		res, err = l.execRuns(c.Context, cfg, plan)
+	} else {
+		res, err = l.watchedRun(c.Context, cfg, plan)
+	}
 	if err != nil {
-		if c.Context.Err() != nil {
-			return exitError{exitInterrupted, "interrupted before the run started"}
-		}
-		if errors.Is(err, engine.ErrUnreachable) {
-			return exitError{exitFailed, err.Error()} // names host:port, never credentials
-		}
-		return usageError{err.Error()}
+		return err
 	}
 	res.Config = l.opts.runConfig(cfg, l.args)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
+	if plan.exec != nil && !plan.exec.Shell {
+		if b, err := proc.DescribeBinary(plan.exec.Command[0]); err == nil {
+			res.Environment.Binary = &b
+		}
+	}
 	if err := l.write(res); err != nil {
+		return exitError{exitFailed, err.Error()}
+	}
+	if err := l.scriptDone(cfg, res); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
 	if res.Interrupted {
 		return exitError{code: exitInterrupted}
 	}
 	return nil
+}
+
+// runOnce runs the engine, mapping its errors to exit codes.
+func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
+	res, err := engine.Run(ctx, cfg)
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		return res, exitError{exitInterrupted, "interrupted before the run started"}
+	case errors.Is(err, engine.ErrUnreachable):
+		return res, exitError{exitFailed, err.Error()} // names host:port, never credentials
+	}
+	return res, usageError{err.Error()}
 }
 
 // write renders res to stdout in --format and to every -o file.

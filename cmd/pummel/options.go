@@ -28,6 +28,15 @@ type options struct {
 	unix, cacert, cert, key string
 	insecure                bool
 
+	script                string
+	pids                  cli.StringSlice
+	pidTree, execShell    bool
+	sampleInterval, exec  string
+	readyURL, readyStatus string
+	readyTimeout, settle  string
+	serverLog, runs       string
+	scriptArgs            []string // after --
+
 	latency, quiet, showSecrets bool
 	format                      string
 	outputs                     cli.StringSlice

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// pummelBinary builds pummel once, to run `pummel serve` as a real child.
+func pummelBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "pummel-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "pummel")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
+
+func TestExecRunsFreshServers(t *testing.T) {
+	bin := pummelBinary(t)
+	addr := freeAddr(t)
+	code, stdout, stderr := pummel(t.Context(), "-k", "-c", "4", "-n", "300", "--exec", bin+" serve --addr "+addr,
+		"--settle", "0", "--runs", "2", "--format", "json", "http://"+addr+"/")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 2 || res.Requests != 600 {
+		t.Fatalf("%d runs, %d requests: want 2 runs of 300", len(res.Runs), res.Requests)
+	}
+	pids := map[int]bool{}
+	for _, run := range res.Runs {
+		s := run.Server[0]
+		if s.StartupS == nil || *s.StartupS <= 0 || s.RSSBytes.Idle <= 0 || s.RSSBytes.After <= 0 || s.ExitedDuringLoad {
+			t.Errorf("server figures %+v", s)
+		}
+		pids[s.PID] = true
+		if !gone(s.PID) {
+			t.Errorf("server pid %d still running", s.PID)
+		}
+	}
+	if len(pids) != 2 {
+		t.Errorf("pids %v: want a fresh process per run", pids)
+	}
+	if b := res.Environment.Binary; b == nil || b.SizeBytes == 0 || len(b.SHA256) != 64 {
+		t.Errorf("binary %+v", b)
+	}
+	_, text, _ := pummel(t.Context(), "-c", "2", "-n", "50", "--exec", bin+" serve --addr "+addr, "--settle", "0",
+		"--runs", "2", "http://"+addr+"/", "--format", "markdown")
+	for _, want := range []string{"| Startup |", "2 runs)", "| Idle RSS |", "| Binary size |"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestExecServerNeverReady(t *testing.T) {
+	addr := freeAddr(t)
+	began := time.Now()
+	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", "sleep 30", "--ready-timeout", "500ms", "http://"+addr+"/")
+	if code != exitFailed || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q: want 1 and one line", code, stderr)
+	}
+	if took := time.Since(began); took > 10*time.Second {
+		t.Errorf("took %v with --ready-timeout 500ms", took)
+	}
+	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
+		t.Errorf("sleep 30 left running: pids %s", out)
+	}
+}
+
+func TestWatchPid(t *testing.T) {
+	bin := pummelBinary(t)
+	addr := freeAddr(t)
+	srv := exec.Command(bin, "serve", "--addr", addr)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	for range 100 {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "500", "--pid", fmt.Sprint(srv.Process.Pid), "http://"+addr+"/")
+	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("Server pid %d: RSS idle", srv.Process.Pid)) {
+		t.Errorf("exit %d: %s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = pummel(t.Context(), "-n", "5", "--pid", "999999999", "http://"+addr+"/")
+	if code != exitUsage || !strings.Contains(stderr, "--pid") {
+		t.Errorf("a missing pid: exit %d, %q", code, stderr)
+	}
+}
+
+func TestScriptCommandLine(t *testing.T) {
+	url := target(t)
+	lua := filepath.Join("..", "..", "scripts", "lua")
+	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "--format", "json", "-s", filepath.Join(lua, "pipeline.lua"), url, "--", "4")
+	var res stats.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || res.Requests != 100 {
+		t.Errorf("exit %d, %d requests: %s", code, res.Requests, stderr)
+	}
+	code, stdout, _ = pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join(lua, "report.lua"), url)
+	if code != 0 || !strings.Contains(stdout, "percentile,latency_us") {
+		t.Errorf("done() output missing: exit %d\n%s", code, stdout)
+	}
+	broken := filepath.Join(t.TempDir(), "broken.lua")
+	os.WriteFile(broken, []byte("function request()\n  return wrk.format(\nend\n"), 0o600) //nolint:errcheck // read below
+	code, _, stderr = pummel(t.Context(), "-n", "5", "-s", broken, url)
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "broken.lua:") {
+		t.Errorf("syntax error: exit %d, %q", code, stderr)
+	}
+}

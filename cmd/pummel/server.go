@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pummel-dev/pummel/proc"
+)
+
+// watchPlan is what the options say about the server under test.
+type watchPlan struct {
+	pids  []int
+	watch proc.WatchOptions
+	exec  *proc.Spec // nil without --exec
+	runs  int
+}
+
+// watchPlan reads --pid, --pid-tree, --sample-interval, --exec and the
+// readiness flags.
+func (o *options) watchPlan() (watchPlan, error) {
+	var p watchPlan
+	for _, s := range o.pids.Value() {
+		pid, err := strconv.Atoi(s)
+		if err != nil || pid < 1 {
+			return p, usageError{fmt.Sprintf("--pid: %q is not a process id", s)}
+		}
+		p.pids = append(p.pids, pid)
+	}
+	every, err := parseDuration(o.sampleInterval)
+	if err != nil || every < time.Millisecond {
+		return p, badFlag("--sample-interval", orNeed(err, "at least 1ms"))
+	}
+	p.watch = proc.WatchOptions{Every: every, Tree: o.pidTree}
+	n, err := parseCount(o.runs)
+	if err != nil || n < 1 || n > 1000 {
+		return p, badFlag("--runs", orRange(err, o.runs, 1000))
+	}
+	p.runs = int(n)
+	if o.exec == "" {
+		if p.runs > 1 {
+			return p, usageError{"--runs: repeating needs --exec, which starts a fresh server for each run"}
+		}
+		return p, nil
+	}
+	p.exec, err = o.execSpec()
+	return p, err
+}
+
+// execSpec reads --exec and its readiness flags.
+func (o *options) execSpec() (*proc.Spec, error) {
+	s := &proc.Spec{Shell: o.execShell, ReadyURL: o.readyURL, LogPath: o.serverLog}
+	if o.execShell {
+		s.Command = []string{o.exec}
+	} else {
+		s.Command = strings.Fields(o.exec)
+	}
+	if len(s.Command) == 0 {
+		return nil, usageError{"--exec: give the server's command line"}
+	}
+	if s.ReadyURL == "" {
+		s.ReadyURL = o.target
+	}
+	var err error
+	if s.ReadyTimeout, err = parseDuration(o.readyTimeout); err != nil || s.ReadyTimeout == 0 {
+		return nil, badFlag("--ready-timeout", orNeed(err, "a positive duration"))
+	}
+	settle, err := parseDuration(o.settle)
+	if err != nil {
+		return nil, badFlag("--settle", err)
+	}
+	s.Settle = &settle
+	if o.readyStatus != "" {
+		ranges, err := parseStatuses(o.readyStatus)
+		if err != nil {
+			return nil, badFlag("--ready-status", err)
+		}
+		s.ReadyStatus = func(code int) bool {
+			for _, r := range ranges {
+				if code >= r.Lo && code <= r.Hi {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return s, nil
+}

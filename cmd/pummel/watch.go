@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/proc"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// watchedRun runs the load once, sampling every --pid process: idle RSS
+// just before the load, peak RSS and CPU during it, RSS right after.
+func (l *loader) watchedRun(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
+	var watchers []*proc.Watcher
+	defer func() {
+		for _, w := range watchers {
+			w.Stop()
+		}
+	}()
+	for _, pid := range plan.pids {
+		w, err := proc.Watch(pid, plan.watch)
+		if err != nil {
+			return stats.Result{}, usageError{err.Error()}
+		}
+		watchers = append(watchers, w)
+	}
+	for _, w := range watchers {
+		if _, err := w.Idle(ctx, proc.DefaultIdleSamples, proc.DefaultIdleGap); err != nil {
+			if ctx.Err() != nil {
+				return stats.Result{}, exitError{exitInterrupted, "interrupted before the run started"}
+			}
+			return stats.Result{}, exitError{exitFailed, err.Error()}
+		}
+	}
+	for _, w := range watchers {
+		w.StartLoad()
+	}
+	res, err := runOnce(ctx, cfg)
+	for _, w := range watchers {
+		w.EndLoad()
+		res.Server = append(res.Server, proc.PerRequest(w.Stop(), res.Requests))
+	}
+	watchers = nil
+	return res, err
+}
+
+// execRuns starts the server --runs times, each time fresh: startup, idle
+// RSS, the load, RSS after, stop. With several runs the result merges them
+// and keeps each under Runs.
+func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
+	var runs []stats.Result
+	for i := range plan.runs {
+		spec := *plan.exec
+		if spec.LogPath != "" && plan.runs > 1 {
+			spec.LogPath = fmt.Sprintf("%s.%d", spec.LogPath, i+1)
+		}
+		res, err := l.execRun(ctx, cfg, spec, plan.watch)
+		if err != nil {
+			return res, err
+		}
+		runs = append(runs, res)
+		if res.Interrupted {
+			break
+		}
+	}
+	if len(runs) == 1 {
+		return runs[0], nil
+	}
+	all, err := stats.Combine(runs, stats.Sequential)
+	if err != nil {
+		return all, exitError{exitFailed, err.Error()}
+	}
+	all.Runs = runs
+	return all, nil
+}
+
+// execRun is one fresh server process and one load against it.
+func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec, opts proc.WatchOptions) (stats.Result, error) {
+	p, err := proc.Launch(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return stats.Result{}, exitError{exitInterrupted, "interrupted while starting the server"}
+		}
+		return stats.Result{}, exitError{exitFailed, err.Error()}
+	}
+	defer p.Stop()
+	plan := watchPlan{pids: []int{p.PID()}, watch: opts}
+	res, err := l.watchedRun(ctx, cfg, plan)
+	if err != nil {
+		return res, err
+	}
+	startup := p.Startup().Seconds()
+	res.Server[0].StartupS = &startup
+	if res.Server[0].ExitedDuringLoad {
+		res.Server[0].ExitReason = p.ExitReason()
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the server exited during the load (%s); its log: %s", p.ExitReason(), p.LogPath()))
+	}
+	return res, nil
+}
