@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -85,7 +86,7 @@ func parseTarget(s string) (*url.URL, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, usageError{fmt.Sprintf("URL: %q is not an http:// or https:// URL with a host", redactURL(s))}
+		return nil, usageError{fmt.Sprintf("URL: %q is not an http:// or https:// URL with a host", redact.URL(s))}
 	}
 	return u, nil
 }

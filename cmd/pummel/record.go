@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -24,7 +25,7 @@ func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
 		Rates:          c.Rates,
 		WarmupS:        c.Warmup.Seconds(),
 		WarmupRequests: c.WarmupRequests,
-		Command:        "pummel " + shellQuote(args),
+		Command:        "pummel " + redact.ShellQuote(args),
 	}
 	if rc.Method == "" {
 		rc.Method = "GET"
@@ -36,11 +37,11 @@ func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
 		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)
 	}
 	if !o.showSecrets {
-		rc.URL = redactURL(rc.URL)
+		rc.URL = redact.URL(rc.URL)
 		for i, h := range rc.Headers {
-			rc.Headers[i] = redactHeader(h)
+			rc.Headers[i] = redact.Header(h)
 		}
-		rc.Command = "pummel " + shellQuote(redactArgs(args))
+		rc.Command = "pummel " + redact.ShellQuote(redact.Args(args))
 	}
 	return rc
 }

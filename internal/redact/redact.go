@@ -1,16 +1,18 @@
-package main
+// Package redact replaces secrets (credentials, cookies, keys, tokens, URL
+// passwords) in what pummel prints and writes, unless the user asks to see them.
+package redact
 
 import (
 	"net/url"
 	"strings"
 )
 
-// redacted replaces secret values in every output.
-const redacted = "REDACTED"
+// Redacted replaces secret values in every output.
+const Redacted = "REDACTED"
 
-// secretHeader reports whether a header's value is a secret: credentials,
+// SecretHeader reports whether a header's value is a secret: credentials,
 // cookies, and anything named like a key, token or secret.
-func secretHeader(name string) bool {
+func SecretHeader(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
 	case "authorization", "proxy-authorization", "cookie", "set-cookie":
@@ -19,31 +21,31 @@ func secretHeader(name string) bool {
 	return strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret")
 }
 
-// redactHeader returns "Name: value" with a secret value replaced.
-func redactHeader(h string) string {
+// Header returns "Name: value" with a secret value replaced.
+func Header(h string) string {
 	name, _, ok := strings.Cut(h, ":")
-	if ok && secretHeader(strings.TrimSpace(name)) {
-		return name + ": " + redacted
+	if ok && SecretHeader(strings.TrimSpace(name)) {
+		return name + ": " + Redacted
 	}
 	return h
 }
 
-// redactURL replaces a URL's password and the values of query parameters
+// URL replaces a URL's password and the values of query parameters
 // named like secrets.
-func redactURL(s string) string {
+func URL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
 		return s
 	}
 	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), redacted)
+		u.User = url.UserPassword(u.User.Username(), Redacted)
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		changed := false
 		for name := range q {
-			if secretHeader(name) || strings.Contains(strings.ToLower(name), "password") {
-				q.Set(name, redacted)
+			if SecretHeader(name) || strings.Contains(strings.ToLower(name), "password") {
+				q.Set(name, Redacted)
 				changed = true
 			}
 		}
@@ -54,21 +56,21 @@ func redactURL(s string) string {
 	return u.String()
 }
 
-// redactArgs returns the command line with secrets replaced, as the user
+// Args returns the command line with secrets replaced, as the user
 // typed it otherwise.
-func redactArgs(args []string) []string {
+func Args(args []string) []string {
 	out := make([]string, len(args))
 	headerNext := false
 	for i, a := range args {
 		switch {
 		case headerNext:
-			out[i] = redactHeader(a)
+			out[i] = Header(a)
 		case strings.HasPrefix(a, "--header="):
-			out[i] = "--header=" + redactHeader(a[len("--header="):])
+			out[i] = "--header=" + Header(a[len("--header="):])
 		case strings.HasPrefix(a, "-H") && len(a) > 2 && a[2] != '-':
-			out[i] = "-H" + redactHeader(strings.TrimPrefix(a[2:], "="))
+			out[i] = "-H" + Header(strings.TrimPrefix(a[2:], "="))
 		case strings.Contains(a, "://"):
-			out[i] = redactURL(a)
+			out[i] = URL(a)
 		default:
 			out[i] = a
 		}
@@ -77,8 +79,8 @@ func redactArgs(args []string) []string {
 	return out
 }
 
-// shellQuote joins args into a command line a shell would read back.
-func shellQuote(args []string) string {
+// ShellQuote joins args into a command line a shell would read back.
+func ShellQuote(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`!*?&;|<>()[]{}#~") {
