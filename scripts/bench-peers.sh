@@ -32,52 +32,13 @@ while getopts "r:c:d:t:p:o:" opt; do
   esac
 done
 
-need=()
-for pair in nginx:nginx wrk:wrk ab:apache2-utils hey:hey /usr/bin/time:time taskset:util-linux; do
-  command -v "${pair%%:*}" >/dev/null || need+=("${pair#*:}")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-[ "$(nproc)" -ge 2 ] || { echo "bench-peers: needs 2 CPUs (client and server on separate cores)" >&2; exit 1; }
+. scripts/lib.sh
+bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey /usr/bin/time:time taskset:util-linux curl:curl
 
 [ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
 lua=$PWD/scripts/lua/pipeline.lua
-work=$(mktemp -d)
-port=18089
-pummel=$work/pummel
-scripts/build.sh "$pummel" >/dev/null
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-
-mkdir -p "$work/logs"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-worker_rlimit_nofile 30000;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-daemon off;
-events { worker_connections 25000; multi_accept on; }
-http {
-  access_log off;
-  keepalive_requests 1000000000;
-  keepalive_timeout 300s;
-  server {
-    listen 127.0.0.1:$port backlog=16384;
-    location / { return 200; }
-    location = /nginx_status { stub_status; }
-  }
-}
-CONF
-taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
-nginx_master=$!
-trap 'kill $nginx_master 2>/dev/null; wait $nginx_master 2>/dev/null; rm -rf "$work"' EXIT
-url=http://127.0.0.1:$port/
-for _ in $(seq 50); do curl -sf "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
-nginx_worker=$(pgrep -P "$nginx_master" | head -1)
-
-served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
-busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8}' /proc/stat; }
-proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
+bench_setup
+bench_nginx 18089
 
 command_for() { # tool connections [pummel binary]
   local c=$2 threads=1 bin=${3:-$pummel}
@@ -148,8 +109,8 @@ done
     }'
   echo
   echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
-  echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
-  echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  bench_footer
+  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | head -1 | awk '{print $NF}'), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
   echo

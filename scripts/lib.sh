@@ -1,0 +1,73 @@
+# Shared set-up for the benchmark scripts; source it from a script in scripts/.
+# Everything runs on loopback; servers and clients are pinned to separate CPUs.
+
+# bench_need installs missing commands from Debian: bench_need cmd:package …
+bench_need() {
+  local need=() pair
+  for pair in "$@"; do
+    command -v "${pair%%:*}" >/dev/null || need+=("${pair#*:}")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  [ "$(nproc)" -ge 2 ] || { echo "$0: needs 2 CPUs (client and server on separate cores)" >&2; exit 1; }
+}
+
+# bench_setup makes $work (removed on exit) and builds $pummel into it.
+bench_setup() {
+  work=$(mktemp -d)
+  pummel=$work/pummel
+  scripts/build.sh "$pummel" >/dev/null
+  ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+  trap bench_cleanup EXIT
+}
+
+bench_cleanup() {
+  if [ -n "${nginx_master:-}" ]; then
+    kill "$nginx_master" 2>/dev/null
+    wait "$nginx_master" 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+
+# bench_nginx PORT starts one nginx worker pinned to CPU 1 answering an
+# empty 200 (stub_status at /nginx_status) and sets $url and $nginx_worker.
+bench_nginx() {
+  local port=$1
+  mkdir -p "$work/logs"
+  cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+worker_rlimit_nofile 30000;
+pid $work/nginx.pid;
+error_log $work/logs/error.log warn;
+daemon off;
+events { worker_connections 25000; multi_accept on; }
+http {
+  access_log off;
+  keepalive_requests 1000000000;
+  keepalive_timeout 300s;
+  server {
+    listen 127.0.0.1:$port backlog=16384;
+    location / { return 200; }
+    location = /nginx_status { stub_status; }
+  }
+}
+CONF
+  taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
+  nginx_master=$!
+  url=http://127.0.0.1:$port/
+  for _ in $(seq 50); do curl -sf "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
+  nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+}
+
+# served prints how many requests nginx has answered so far.
+served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
+# busy_jiffies prints the machine's busy CPU time; proc_jiffies PID a process's.
+busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8}' /proc/stat; }
+proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
+
+# bench_footer prints the machine, date and versions line.
+bench_footer() {
+  echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
+  echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(go version | cut -d' ' -f3)."
+}
