@@ -16,6 +16,10 @@ const (
 	maxBackoff = time.Second
 )
 
+// batchAge is how long a connection keeps outcomes before handing them to
+// its worker, however few.
+const batchAge = 100 * time.Millisecond
+
 // conn is one connection's state, owned by its goroutine. Only open and
 // shut touch the run's registry of open connections.
 type conn struct {
@@ -33,8 +37,10 @@ type conn struct {
 	// where each request in it ends.
 	scriptBuf []byte
 	ends      []int
-	served    int // responses on the current connection
-	backoff   time.Duration
+	// batchSince is when the batch's first outcome was added.
+	batchSince time.Time
+	served     int // responses on the current connection
+	backoff    time.Duration
 	// deadline is the connection's current deadline. It is moved only when
 	// a request could outlive it, to deadlineSlack past that request's
 	// timeout: a timeout is then detected up to deadlineSlack late, and the
@@ -189,7 +195,12 @@ func (c *conn) complete(t ticket, start time.Time, status int) {
 			c.worker.addError(c.phase, stats.Validation, why)
 		}
 	}
-	if c.batch.Add(o) {
+	if c.batch.Len() == 0 {
+		c.batchSince = now
+	}
+	// A batch is handed over when full, or when its first outcome is a
+	// tenth of a second old, so the timeline and progress stay current.
+	if c.batch.Add(o) || now.Sub(c.batchSince) > batchAge {
 		c.worker.addBatch(c.phase, &c.batch)
 	}
 }

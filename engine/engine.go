@@ -80,6 +80,10 @@ type Config struct {
 	// the result in done(). The caller loads it, runs Done and closes it.
 	Script *script.Program
 
+	// Progress, if set, is called about four times a second from a
+	// background goroutine with a snapshot of the run, for a live display.
+	Progress func(Progress)
+
 	// Expect holds the response checks; failures count as validation errors.
 	Expect Expect
 

@@ -110,11 +110,13 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 		r.warming.Store(true)
 		defer time.AfterFunc(cfg.Warmup, func() { r.warming.Store(false) }).Stop()
 	}
-	s := startSampler(workers, measureFrom)
+	s := startSampler(r, workers, measureFrom)
 	cpu0 := cpuTime()
 	end := r.drive(ctx, conns)
 	elapsed := max(end.Sub(measureFrom), 0)
-	res := r.result(workers, elapsed, s.stop())
+	sampled := s.stop()
+	res := r.result(workers, elapsed, sampled.rates)
+	res.Timeline = sampled.timeline
 	res.Interrupted = ctx.Err() != nil
 	res.Client = clientUsage(cpuTime()-cpu0, end.Sub(r.start))
 	if res.Client.Saturated {

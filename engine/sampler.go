@@ -2,48 +2,83 @@ package engine
 
 import (
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // sampleInterval is how often each worker's request rate is sampled for
 // the Req/Sec row (wrk's RECORD_INTERVAL_MS).
 const sampleInterval = 100 * time.Millisecond
 
-// sampler records each worker's requests per second every sampleInterval,
-// keeping the samples taken from `from` on (the end of the warm-up).
+// progressEvery is how often a Config.Progress callback is called.
+const progressEvery = 250 * time.Millisecond
+
+// sampler watches the run from its own goroutine: every sampleInterval it
+// records each worker's requests per second (the Req/Sec row), every
+// second a timeline entry, and it reports progress. It keeps what it
+// samples from `from` on (the end of the warm-up). It reads counters and
+// takes each worker's lock once per tick, never per request.
 type sampler struct {
-	done chan struct{}
-	out  chan []float64
-	from time.Time
+	run     *run
+	workers []*worker
+	from    time.Time
+	done    chan struct{}
+	out     chan samples
+
+	second   timelineState
+	last     stats.Second // the latest second, for progress
+	progress time.Time    // when progress was last reported
 }
 
-func startSampler(workers []*worker, from time.Time) *sampler {
-	s := &sampler{done: make(chan struct{}), out: make(chan []float64, 1), from: from}
-	go s.loop(workers, time.Now())
+// samples is what the sampler hands back at the end.
+type samples struct {
+	rates    []float64
+	timeline []stats.Second
+}
+
+func startSampler(r *run, workers []*worker, from time.Time) *sampler {
+	s := &sampler{run: r, workers: workers, from: from, done: make(chan struct{}), out: make(chan samples, 1)}
+	s.second.init(from)
+	go s.loop(time.Now())
 	return s
 }
 
-func (s *sampler) loop(workers []*worker, last time.Time) {
+func (s *sampler) loop(last time.Time) {
 	tick := time.NewTicker(sampleInterval)
 	defer tick.Stop()
-	prev := make([]int64, len(workers))
-	var rates []float64
+	prev := make([]int64, len(s.workers))
+	var out samples
 	for {
 		select {
 		case now := <-tick.C:
 			if now.Before(s.from) { // warming up: no samples yet
-				appendRates(nil, workers, prev, now.Sub(last))
+				appendRates(nil, s.workers, prev, now.Sub(last))
 			} else {
-				rates = appendRates(rates, workers, prev, now.Sub(last))
+				out.rates = appendRates(out.rates, s.workers, prev, now.Sub(last))
 			}
 			last = now
+			out.timeline = s.tickSecond(out.timeline, now, false)
+			s.report(now)
 		case <-s.done:
-			if len(rates) == 0 { // a run shorter than one interval
-				rates = appendRates(rates, workers, prev, time.Since(last))
+			if len(out.rates) == 0 { // a run shorter than one interval
+				out.rates = appendRates(out.rates, s.workers, prev, time.Since(last))
 			}
-			s.out <- rates
+			out.timeline = s.tickSecond(out.timeline, time.Now(), true)
+			s.out <- out
 			return
 		}
 	}
+}
+
+// tickSecond appends a timeline entry when a second has passed (or, at the
+// end, for the part of a second left).
+func (s *sampler) tickSecond(timeline []stats.Second, now time.Time, final bool) []stats.Second {
+	sec, ok := s.second.take(s.workers, now, final)
+	if !ok {
+		return timeline
+	}
+	s.last = sec
+	return append(timeline, sec)
 }
 
 // appendRates appends each worker's rate since prev and updates prev.
@@ -60,7 +95,7 @@ func appendRates(rates []float64, workers []*worker, prev []int64, d time.Durati
 }
 
 // stop ends sampling and returns the samples.
-func (s *sampler) stop() []float64 {
+func (s *sampler) stop() samples {
 	close(s.done)
 	return <-s.out
 }

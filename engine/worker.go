@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -12,8 +14,15 @@ import (
 // (wrk's thread). Connections hand it outcomes in batches, so its lock is
 // taken about once per stats.BatchSize requests, and never by another worker.
 type worker struct {
-	mu   sync.Mutex        // guards recs' contents
+	mu   sync.Mutex        // guards recs' contents, interval and tally
 	recs []*stats.Recorder // by phase: 0 warm-up, then the measured phases
+	// interval holds the latencies since the timeline's last tick; tally
+	// the cumulative errors (by class) and bytes read, for its deltas.
+	interval *hdrhistogram.Histogram
+	tally    struct {
+		errs      [stats.NumErrorClasses]int64
+		bytesRead int64
+	}
 	// done counts responses, read by the Req/Sec sampler without the lock.
 	done atomic.Int64
 	// script is the worker's Lua thread when a script makes each request.
@@ -21,7 +30,7 @@ type worker struct {
 }
 
 func newWorker(phases int, open bool) *worker {
-	w := &worker{recs: make([]*stats.Recorder, phases)}
+	w := &worker{recs: make([]*stats.Recorder, phases), interval: stats.NewHistogram()}
 	for i := range w.recs {
 		if open {
 			w.recs[i] = stats.NewOpenRecorder()
@@ -34,6 +43,11 @@ func newWorker(phases int, open bool) *worker {
 
 func (w *worker) addBatch(phase int, b *stats.Batch) {
 	w.mu.Lock()
+	if phase != warmupPhase { // the timeline, like every figure, leaves out the warm-up
+		t := b.Observe(w.interval)
+		w.tally.errs[stats.Status] += t.StatusErrors
+		w.tally.bytesRead += t.BytesRead
+	}
 	w.recs[phase].AddBatch(b)
 	w.mu.Unlock()
 }
@@ -45,6 +59,9 @@ func (w *worker) addError(phase int, class stats.ErrorClass, cause string) {
 func (w *worker) addErrors(phase int, class stats.ErrorClass, cause string, n int) {
 	w.mu.Lock()
 	w.recs[phase].AddErrors(class, cause, int64(n))
+	if phase != warmupPhase {
+		w.tally.errs[class] += int64(n)
+	}
 	w.mu.Unlock()
 }
 
@@ -58,4 +75,14 @@ func (w *worker) addConnect(phase int, d time.Duration) {
 	w.mu.Lock()
 	w.recs[phase].AddConnect(d)
 	w.mu.Unlock()
+}
+
+// takeInterval merges the latencies since the last call into h, empties
+// the interval and returns the cumulative tally.
+func (w *worker) takeInterval(h *hdrhistogram.Histogram) ([stats.NumErrorClasses]int64, int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h.Merge(w.interval)
+	w.interval.Reset()
+	return w.tally.errs, w.tally.bytesRead
 }

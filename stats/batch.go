@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // BatchSize is how many outcomes a Batch holds before it must be added to a
@@ -51,3 +53,22 @@ func (b *Batch) AddBytes(read, written int64) {
 
 // Len returns how many responses the batch holds.
 func (b *Batch) Len() int { return b.n }
+
+// Tally is what a batch adds to a per-second timeline.
+type Tally struct {
+	StatusErrors int64 // responses with status >= 400
+	BytesRead    int64
+}
+
+// Observe records the batch's latencies into h (a per-second histogram)
+// and returns its tally; the batch itself is left as it is.
+func (b *Batch) Observe(h *hdrhistogram.Histogram) Tally {
+	t := Tally{BytesRead: b.bytesRead}
+	for i := range b.n {
+		h.RecordValue(min(max(int64(b.outcomes[i].Latency), HistogramMin), HistogramMax)) //nolint:errcheck // clamped into range
+		if b.outcomes[i].Status >= 400 {
+			t.StatusErrors++
+		}
+	}
+	return t
+}

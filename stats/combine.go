@@ -45,6 +45,10 @@ func Combine(rs []Result, how Combination) (Result, error) {
 	if err := out.combineHistograms(rs); err != nil {
 		return Result{}, err
 	}
+	var err error
+	if out.Timeline, err = combineTimelines(rs, how); err != nil {
+		return Result{}, err
+	}
 	return out, nil
 }
 
@@ -57,9 +61,7 @@ func (out *Result) addCounts(r Result) {
 	for code, n := range r.Status {
 		out.Status[code] += n
 	}
-	e := &out.Errors
-	e.Connect, e.Read, e.Write = e.Connect+r.Errors.Connect, e.Read+r.Errors.Read, e.Write+r.Errors.Write
-	e.Timeout, e.Status, e.Validation = e.Timeout+r.Errors.Timeout, e.Status+r.Errors.Status, e.Validation+r.Errors.Validation
+	out.Errors = addErrors(out.Errors, r.Errors)
 	for class, causes := range r.ErrorCauses {
 		if out.ErrorCauses == nil {
 			out.ErrorCauses = map[string]map[string]int64{}

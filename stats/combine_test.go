@@ -80,3 +80,34 @@ func TestComparisonGolden(t *testing.T) {
 	checkGolden(t, "compare.txt.golden", txt.Bytes())
 	checkGolden(t, "compare.md.golden", md.Bytes())
 }
+
+func TestCombineTimelines(t *testing.T) {
+	second := func(at float64, ls ...time.Duration) Second {
+		h := NewHistogram()
+		for _, l := range ls {
+			h.RecordValue(int64(l))
+		}
+		s, err := NewSecond(at, h, Errors{Read: 1}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := Merge([]*Recorder{recorded(time.Millisecond, 2*time.Millisecond)}, 2*time.Second, nil)
+	a.Timeline = []Second{second(1, time.Millisecond), second(2, 2*time.Millisecond)}
+	b := Merge([]*Recorder{recorded(3 * time.Millisecond)}, time.Second, nil)
+	b.Timeline = []Second{second(1, 3*time.Millisecond)}
+
+	par, err := Combine([]Result{a, b}, Parallel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := second(1, time.Millisecond, 3*time.Millisecond)
+	if len(par.Timeline) != 2 || par.Timeline[0].Requests != 2 || par.Timeline[0].Latency != both.Latency || par.Timeline[0].Errors.Read != 2 {
+		t.Errorf("side by side, second 1 = %+v, want the merge %+v", par.Timeline[0], both)
+	}
+	seq, err := Combine([]Result{a, b}, Sequential)
+	if err != nil || len(seq.Timeline) != 3 || seq.Timeline[2].At != 3 {
+		t.Errorf("one after another: %+v (%v)", seq.Timeline, err)
+	}
+}

@@ -156,3 +156,31 @@ func TestScriptCommandLine(t *testing.T) {
 		t.Errorf("syntax error: exit %d, %q", code, stderr)
 	}
 }
+
+func TestProgressOnATerminalOnly(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("needs script(1) for a pseudo-terminal")
+	}
+	bin := pummelBinary(t)
+	url := target(t)
+	// script(1) runs pummel on a pseudo-terminal and copies what it drew.
+	onTTY, err := exec.Command("script", "-qfec", bin+" -c 2 -d 1200ms "+url, "/dev/null").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(onTTY), "\r") || !strings.Contains(string(onTTY), "req/s  p50") {
+		t.Errorf("no progress line on a terminal:\n%q", onTTY)
+	}
+	quiet, _ := exec.Command("script", "-qfec", bin+" -q -c 2 -d 600ms "+url, "/dev/null").Output()
+	cmd := exec.Command(bin, "-c", "2", "-d", "600ms", url)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"-q": string(quiet), "a pipe": stderr.String()} {
+		if strings.Contains(out, "req/s  p50") {
+			t.Errorf("progress drawn with %s:\n%q", name, out)
+		}
+	}
+}

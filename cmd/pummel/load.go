@@ -85,12 +85,17 @@ func (l *loader) load(c *cli.Context) error {
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
+	progress := newProgress(l.stderr, l.opts.quiet)
+	if progress != nil {
+		cfg.Progress = progress.show
+	}
 	var res stats.Result
 	if plan.exec != nil {
 		res, err = l.execRuns(c.Context, cfg, plan)
 	} else {
 		res, err = l.watchedRun(c.Context, cfg, plan)
 	}
+	progress.clear()
 	if err != nil {
 		return err
 	}

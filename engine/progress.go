@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"time"
+)
+
+// Progress is a snapshot of a running load, for a live display. It is read
+// from counters and the last timeline second, never from the recorders.
+type Progress struct {
+	// Elapsed runs from the start of the measurement; it is negative
+	// while warming up. Planned is the planned length (0 with -n only).
+	Elapsed, Planned time.Duration
+	// Requests counts the responses so far (warm-up included); Limit is
+	// the -n count, or 0.
+	Requests, Limit int64
+	// Errors counts failed requests so far, of every class.
+	Errors int64
+	// Rate is the last second's responses; P50 and P99 its latency.
+	Rate     float64
+	P50, P99 time.Duration
+	// TargetRate is the current open-loop rate, 0 in closed loop.
+	TargetRate float64
+}
+
+// report calls the Progress callback, at most every progressEvery.
+func (s *sampler) report(now time.Time) {
+	cb := s.run.cfg.Progress
+	if cb == nil || now.Sub(s.progress) < progressEvery {
+		return
+	}
+	s.progress = now
+	p := Progress{Elapsed: now.Sub(s.from), Planned: s.run.planned(), Limit: s.run.cfg.Requests,
+		Rate: float64(s.last.Requests), P50: micros(s.last.Latency.P50), P99: micros(s.last.Latency.P99)}
+	for _, w := range s.workers {
+		p.Requests += w.done.Load()
+	}
+	for _, e := range s.second.prevErrs {
+		p.Errors += e
+	}
+	if s.run.sched != nil && p.Elapsed >= 0 && s.run.cfg.Duration > 0 {
+		if stage := int(p.Elapsed / s.run.cfg.Duration); stage < len(s.run.cfg.Rates) {
+			p.TargetRate = s.run.cfg.Rates[stage]
+		}
+	}
+	cb(p)
+}
+
+func micros(us float64) time.Duration { return time.Duration(us * float64(time.Microsecond)) }
+
+// planned is how long the measurement is planned to last.
+func (r *run) planned() time.Duration {
+	if r.sched != nil {
+		return time.Duration(len(r.cfg.Rates)) * r.cfg.Duration
+	}
+	return r.cfg.Duration
+}

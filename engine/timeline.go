@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// timelineState builds the per-second timeline from the workers' interval
+// histograms and cumulative tallies.
+type timelineState struct {
+	from      time.Time // the start of the measurement
+	next      time.Time // when the current second ends
+	h         *hdrhistogram.Histogram
+	prevErrs  [stats.NumErrorClasses]int64
+	prevBytes int64
+}
+
+func (t *timelineState) init(from time.Time) {
+	t.from, t.next, t.h = from, from.Add(time.Second), stats.NewHistogram()
+}
+
+// take returns the second that ended by now (or, when final, what is left
+// of the current one); ok is false when there is none. Before the
+// measurement starts it drains the workers, so the warm-up enters nothing.
+func (t *timelineState) take(workers []*worker, now time.Time, final bool) (sec stats.Second, ok bool) {
+	warming := now.Before(t.from)
+	if !warming && !final && now.Before(t.next) {
+		return sec, false
+	}
+	t.h.Reset()
+	var errs [stats.NumErrorClasses]int64
+	var bytes int64
+	for _, w := range workers {
+		e, b := w.takeInterval(t.h)
+		for i := range errs {
+			errs[i] += e[i]
+		}
+		bytes += b
+	}
+	var d [stats.NumErrorClasses]int64
+	for i := range errs {
+		d[i] = errs[i] - t.prevErrs[i]
+	}
+	delta := stats.Errors{Connect: d[stats.Connect], Read: d[stats.Read], Write: d[stats.Write], Timeout: d[stats.Timeout],
+		Status: d[stats.Status], Validation: d[stats.Validation]}
+	bytesDelta := bytes - t.prevBytes
+	t.prevErrs, t.prevBytes = errs, bytes
+	if warming || final && t.h.TotalCount() == 0 && delta == (stats.Errors{}) {
+		return sec, false
+	}
+	at := t.next
+	if final {
+		at = now
+	}
+	for !t.next.After(now) {
+		t.next = t.next.Add(time.Second)
+	}
+	sec, err := stats.NewSecond(at.Sub(t.from).Seconds(), t.h, delta, bytesDelta)
+	return sec, err == nil
+}

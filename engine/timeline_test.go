@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestTimelineSumsToTheTotals(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 200, 200, 503}, Delay: time.Millisecond})
+	var mu sync.Mutex
+	var progress []Progress
+	cfg := Config{Duration: 2300 * time.Millisecond, Connections: 3, Threads: 2, Warmup: 300 * time.Millisecond,
+		Progress: func(p Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }}
+	res := load(t, srv, cfg)
+	if n := len(res.Timeline); n < 2 || n > 4 {
+		t.Fatalf("%d timeline entries for 2.3 s", n)
+	}
+	var requests, statusErrs int64
+	for i, s := range res.Timeline {
+		requests += s.Requests
+		statusErrs += s.Errors.Status
+		h, err := stats.DecodeHistogram(s.Histogram)
+		if err != nil || h.TotalCount() != s.Requests {
+			t.Errorf("second %d: histogram holds %d of %d (%v)", i, h.TotalCount(), s.Requests, err)
+		}
+		if i > 0 && s.At <= res.Timeline[i-1].At {
+			t.Errorf("second %d at %v, after %v", i, s.At, res.Timeline[i-1].At)
+		}
+	}
+	if requests != res.Requests || statusErrs != res.Errors.Status {
+		t.Errorf("timeline sums to %d responses, %d status errors; totals %d, %d", requests, statusErrs, res.Requests, res.Errors.Status)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) < 4 || progress[0].Elapsed >= 0 || progress[len(progress)-1].Requests == 0 || progress[len(progress)-1].Planned != cfg.Duration {
+		t.Errorf("progress reports %d, first %+v", len(progress), progress)
+	}
+}

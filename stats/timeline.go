@@ -1,0 +1,85 @@
+package stats
+
+import (
+	"fmt"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Second is one second of a run's timeline.
+type Second struct {
+	// At is the end of this second, in seconds from the start of the
+	// measurement (the last entry may cover less than a second).
+	At float64 `json:"t"`
+	// Requests counts the responses completed in this second.
+	Requests  int64  `json:"requests"`
+	Errors    Errors `json:"errors"`
+	BytesRead int64  `json:"bytes_read"`
+	// Latency summarises this second's responses, in microseconds.
+	Latency SecondLatency `json:"latency_us"`
+	// Histogram is this second's latency histogram, encoded as
+	// LatencyHistogram is, so that timelines merge exactly.
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// SecondLatency is the part of a latency summary a timeline keeps.
+type SecondLatency struct {
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+// NewSecond summarises one second from its histogram and counts.
+func NewSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) (Second, error) {
+	s := Second{At: at, Requests: h.TotalCount(), Errors: errs, BytesRead: bytesRead}
+	l := Summarize(h)
+	s.Latency = SecondLatency{P50: l.P50, P90: l.P90, P99: l.P99, Max: l.Max}
+	var err error
+	s.Histogram, err = EncodeHistogram(h)
+	return s, err
+}
+
+// combineTimelines merges timelines: side by side (Parallel) second by
+// second, or one after another (Sequential) end to end.
+func combineTimelines(rs []Result, how Combination) ([]Second, error) {
+	var out []Second
+	var offset float64
+	for _, r := range rs {
+		for i, s := range r.Timeline {
+			if how == Sequential {
+				s.At += offset
+				out = append(out, s)
+				continue
+			}
+			if i == len(out) {
+				out = append(out, s)
+				continue
+			}
+			merged, err := mergeSeconds(out[i], s)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = merged
+		}
+		offset += r.DurationS
+	}
+	return out, nil
+}
+
+func mergeSeconds(a, b Second) (Second, error) {
+	h := NewHistogram()
+	for _, s := range []Second{a, b} {
+		d, err := DecodeHistogram(s.Histogram)
+		if err != nil {
+			return Second{}, fmt.Errorf("timeline at %gs: %w", s.At, err)
+		}
+		h.Merge(d)
+	}
+	errs := addErrors(a.Errors, b.Errors)
+	return NewSecond(max(a.At, b.At), h, errs, a.BytesRead+b.BytesRead)
+}
+
+func addErrors(a, b Errors) Errors {
+	return Errors{a.Connect + b.Connect, a.Read + b.Read, a.Write + b.Write, a.Timeout + b.Timeout, a.Status + b.Status, a.Validation + b.Validation}
+}
