@@ -117,6 +117,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	sampled := s.stop()
 	res := r.result(workers, elapsed, sampled.rates)
 	res.Timeline = sampled.timeline
+	res.Start = measureFrom.UTC().Format(time.RFC3339Nano)
 	res.Interrupted = ctx.Err() != nil
 	res.Client = clientUsage(cpuTime()-cpu0, end.Sub(r.start))
 	if res.Client.Saturated {

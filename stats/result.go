@@ -52,6 +52,8 @@ type Result struct {
 	// Stages holds one result per rate stage (-R 10,50,250), in order;
 	// the enclosing result covers them all.
 	Stages []Result `json:"stages,omitempty"`
+	// Start is when the measurement began (RFC 3339, UTC).
+	Start string `json:"start,omitempty"`
 	// Timeline has one entry per second of the measurement.
 	Timeline []Second `json:"timeline,omitempty"`
 	// Runs holds one result per fresh server process (--exec --runs N);

@@ -142,6 +142,9 @@ func (l *loader) write(res stats.Result) error {
 			return err
 		}
 	}
+	if l.opts.hdrLog != "" {
+		return writeHdrLog(l.opts.hdrLog, res)
+	}
 	return nil
 }
 
@@ -156,6 +159,21 @@ func writeFile(path string, res stats.Result, o *options) error {
 	}
 	if err != nil {
 		return fmt.Errorf("-o %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeHdrLog(path string, res stats.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--hdr-log %s: %w", path, err)
+	}
+	err = stats.WriteHdrLog(f, res)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--hdr-log %s: %w", path, err)
 	}
 	return nil
 }

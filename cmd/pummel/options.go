@@ -39,7 +39,7 @@ type options struct {
 	scriptArgs            []string // after --
 
 	latency, quiet, showSecrets bool
-	format                      string
+	format, hdrLog              string
 	outputs                     cli.StringSlice
 
 	target string // the URL, the one positional argument

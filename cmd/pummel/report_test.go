@@ -66,3 +66,16 @@ func TestReportBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestHdrLogFlag(t *testing.T) {
+	url := target(t)
+	path := filepath.Join(t.TempDir(), "latency.hlog")
+	code, _, stderr := pummel(t.Context(), "-c", "2", "-d", "1200ms", "-q", "--hdr-log", path, url)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "#[StartTime:") || strings.Count(string(b), "HISTF") < 2 {
+		t.Errorf("hdr log (%v):\n%.400s", err, b)
+	}
+}
