@@ -107,9 +107,9 @@ func (c *conn) scriptResponse(status int) {
 		return
 	}
 	var headers []script.Header
-	c.hdr.VisitAll(func(k, v []byte) {
+	for k, v := range c.hdr.All() {
 		headers = append(headers, script.Header{Name: string(k), Value: string(v)})
-	})
+	}
 	s.mu.Lock()
 	err := s.thread.Response(status, headers, c.body)
 	s.mu.Unlock()

@@ -44,7 +44,7 @@ var runFigures = []runFigure{
 func runRows(rs []Result) [][]string {
 	var rows [][]string
 	for _, f := range runFigures {
-		vs, ok := sideValues(rs, comparedFigure{f.name, f.value, f.format})
+		vs, ok := sideValues(rs, comparedFigure(f))
 		if !ok {
 			continue
 		}
