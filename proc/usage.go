@@ -2,6 +2,7 @@ package proc
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -65,6 +66,36 @@ func (w *Watcher) Series() []Sample {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.Clone(w.series)
+}
+
+// LoadSeries returns the samples taken during the load (StartLoad to
+// EndLoad), with offsets from its start, thinned evenly to at most
+// maxPoints (0: all). Thinning can hide a spike; the peak figure cannot.
+func (w *Watcher) LoadSeries(maxPoints int) []Sample {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.loadStart.IsZero() {
+		return nil
+	}
+	from, to := w.loadStart.Sub(w.started), time.Duration(math.MaxInt64)
+	if !w.loadEnd.IsZero() {
+		to = w.loadEnd.Sub(w.started)
+	}
+	var load []Sample
+	for _, s := range w.series {
+		if s.Offset >= from && s.Offset <= to {
+			s.Offset -= from
+			load = append(load, s)
+		}
+	}
+	if maxPoints <= 0 || len(load) <= maxPoints {
+		return load
+	}
+	thin := make([]Sample, maxPoints)
+	for i := range thin {
+		thin[i] = load[i*(len(load)-1)/(maxPoints-1)]
+	}
+	return thin
 }
 
 // PerRequest returns u with CPUUsPerRequest set to its CPU time in

@@ -56,6 +56,7 @@ type Watcher struct {
 	idle      int64
 	loading   bool // between StartLoad and EndLoad
 	loaded    bool // EndLoad ran
+	loadEnd   time.Time
 	loadStart time.Time
 	cpuStart  float64
 	cpuEnd    float64
@@ -233,7 +234,7 @@ func (w *Watcher) EndLoad() {
 	defer w.sampleMu.Unlock()
 	w.sampleLocked(func(r reading) {
 		if w.loading {
-			w.loading, w.loaded, w.cpuEnd = false, true, w.lastCPU
+			w.loading, w.loaded, w.cpuEnd, w.loadEnd = false, true, w.lastCPU, time.Now()
 		}
 		if !r.gone && r.err == nil {
 			w.after = r.rss

@@ -152,7 +152,9 @@ func (out *Result) combineHistograms(rs []Result) error {
 	if out.LatencyHistogram, err = EncodeHistogram(lat); err != nil {
 		return err
 	}
-	if out.LatencyUncorrected == nil {
+	if !allOpenLoop(rs) { // mixed with closed-loop results: keep what all have
+		out.LatencyUncorrected, out.LatencyUncorrectedHistogram, out.ScheduleLag = nil, "", nil
+		out.TargetRate, out.AchievedRate = 0, 0
 		return nil
 	}
 	unc, err := mergeEncoded(rs, func(r Result) string { return r.LatencyUncorrectedHistogram })
@@ -198,4 +200,14 @@ func exactBounds(rs []Result) (lo, hi float64) {
 		return 0, 0
 	}
 	return lo, hi
+}
+
+// allOpenLoop reports whether every result has the open-loop histograms.
+func allOpenLoop(rs []Result) bool {
+	for _, r := range rs {
+		if r.LatencyUncorrected == nil && r.Requests > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -111,3 +111,22 @@ func TestCombineTimelines(t *testing.T) {
 		t.Errorf("one after another: %+v (%v)", seq.Timeline, err)
 	}
 }
+
+func TestCombineOpenAndClosedLoop(t *testing.T) {
+	open := NewOpenRecorder()
+	var b Batch
+	b.Add(Outcome{Latency: 2 * time.Millisecond, Uncorrected: time.Millisecond, Status: 200})
+	open.AddBatch(&b)
+	o := Merge([]*Recorder{open}, time.Second, nil)
+	c := Merge([]*Recorder{recorded(3 * time.Millisecond)}, time.Second, nil)
+	for _, rs := range [][]Result{{o, c}, {c, o}} {
+		got, err := Combine(rs, Sequential)
+		if err != nil || got.Requests != 2 || got.LatencyUncorrected != nil {
+			t.Errorf("combined %d requests, uncorrected %v, err %v", got.Requests, got.LatencyUncorrected, err)
+		}
+	}
+	got, err := Combine([]Result{o, o}, Sequential)
+	if err != nil || got.LatencyUncorrected == nil || got.LatencyUncorrected.Max < 999 {
+		t.Errorf("two open-loop results: %+v, %v", got.LatencyUncorrected, err)
+	}
+}

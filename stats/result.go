@@ -174,6 +174,19 @@ type ServerUsage struct {
 	// status 3" or "signal: killed" for a server pummel started,
 	// "no longer running" or "zombie" for one it only watched.
 	ExitReason string `json:"exit_reason,omitempty"`
+	// RSSSeries is the RSS over the load, oldest first, for charts: the
+	// samples taken from the start of the load to its end (one every
+	// --sample-interval), thinned evenly to at most 2,000 points.
+	RSSSeries []RSSSample `json:"rss_series,omitempty"`
+}
+
+// RSSSample is one point of a server's RSS over time.
+type RSSSample struct {
+	// T is when the sample was taken, in seconds from the start of the
+	// load (as pummel began opening connections, before any warm-up).
+	T float64 `json:"t"`
+	// Bytes is the resident set size.
+	Bytes int64 `json:"bytes"`
 }
 
 // RSS holds resident set sizes in bytes at three moments of a run.

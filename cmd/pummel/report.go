@@ -3,9 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/pummel-dev/pummel/chart"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -15,6 +19,7 @@ import (
 func reportCommand(stdout io.Writer) *cli.Command {
 	var o options
 	var parallel bool
+	var plots reportPlots
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "render saved JSON results, merging several (histograms merged, never averaged)",
@@ -24,6 +29,8 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "text, json or markdown"},
 			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write to `FILE` (.json, .md, .txt)"},
 			&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
+			&cli.StringFlag{Name: "plot", Destination: &plots.dir, Usage: "write charts (SVG and PNG) of each file into `DIR`"},
+			&cli.BoolFlag{Name: "plots", Destination: &plots.markdown, Usage: "with -o FILE.md: write charts into FILE-charts/ next to it and link them from the markdown"},
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -31,6 +38,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				return usageError{"report: give one or more saved results (pummel -o result.json …)"}
 			}
 			if err := o.outputFormat(); err != nil {
+				return err
+			}
+			if err := plots.check(o.outputs.Value()); err != nil {
 				return err
 			}
 			rs, err := readResults(c.Args().Slice())
@@ -49,10 +59,104 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				res = rs[0] // as saved, stages and all
 			}
 			l := &loader{opts: &o, stdout: stdout}
-			return l.write(res)
+			if err := l.write(res); err != nil {
+				return err
+			}
+			return plots.write(named(c.Args().Slice(), rs), o.outputs.Value())
 		},
 	}
 }
+
+// reportPlots is what `pummel report` was asked to chart.
+type reportPlots struct {
+	dir      string // --plot: write the charts here
+	markdown bool   // --plots: chart next to every -o FILE.md and link from it
+}
+
+// check rejects --plots without a markdown file to link the charts from.
+func (p reportPlots) check(outputs []string) error {
+	if p.markdown && !slices.ContainsFunc(outputs, isMarkdown) {
+		return usageError{"--plots: give -o FILE.md; the charts go next to it (or use --plot DIR)"}
+	}
+	return nil
+}
+
+// write draws the charts of results into --plot's directory and, with
+// --plots, into FILE-charts/ next to each markdown output, appending a
+// "Charts" section that links them to the markdown.
+func (p reportPlots) write(results []chart.Named, outputs []string) error {
+	if p.dir != "" {
+		if _, err := chart.WriteAll(p.dir, results); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+	}
+	if !p.markdown {
+		return nil
+	}
+	for _, md := range outputs {
+		if !isMarkdown(md) {
+			continue
+		}
+		dir := strings.TrimSuffix(md, filepath.Ext(md)) + "-charts"
+		paths, err := chart.WriteAll(dir, results)
+		if err != nil {
+			return fmt.Errorf("--plots: %w", err)
+		}
+		if err := appendChartLinks(md, paths); err != nil {
+			return fmt.Errorf("--plots: -o %s: %w", md, err)
+		}
+	}
+	return nil
+}
+
+// appendChartLinks appends to the markdown file md a "Charts" section
+// showing the SVG charts, linked relative to md's directory.
+func appendChartLinks(md string, charts []string) error {
+	f, err := os.OpenFile(md, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("\n**Charts**\n")
+	for _, path := range charts {
+		if filepath.Ext(path) != ".svg" {
+			continue
+		}
+		rel := url.URL{Path: filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)} // escapes spaces
+		fmt.Fprintf(&b, "\n![%s](%s)\n", chartAlt(filepath.Base(path)), rel.String())
+	}
+	_, err = io.WriteString(f, b.String())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// chartAlt describes a chart by its file name (as chart.WriteAll names it)
+// for the markdown's alt text.
+func chartAlt(file string) string {
+	name := strings.TrimSuffix(file, filepath.Ext(file))
+	if rest, ok := strings.CutPrefix(name, "timeline-"); ok {
+		return "requests/s and latency over time: " + rest
+	}
+	if rest, ok := strings.CutPrefix(name, "rss-"); ok {
+		return "server RSS over time: " + rest
+	}
+	return "latency percentile spectrum"
+}
+
+// named pairs each result with its file's base name, less the extension.
+func named(paths []string, rs []stats.Result) []chart.Named {
+	out := make([]chart.Named, len(rs))
+	for i, r := range rs {
+		base := filepath.Base(paths[i])
+		out[i] = chart.Named{Name: strings.TrimSuffix(base, filepath.Ext(base)), Result: r}
+	}
+	return out
+}
+
+// isMarkdown reports whether an -o path is written as markdown.
+func isMarkdown(path string) bool { return formatOf(path) == "markdown" }
 
 // readResults reads saved JSON results; a file that cannot be read or is
 // not a result is bad input, named in one line.

@@ -39,11 +39,18 @@ func (l *loader) watchedRun(ctx context.Context, cfg engine.Config, plan watchPl
 	res, err := runOnce(ctx, cfg)
 	for _, w := range watchers {
 		w.EndLoad()
-		res.Server = append(res.Server, proc.PerRequest(w.Stop(), res.Requests))
+		usage := proc.PerRequest(w.Stop(), res.Requests)
+		for _, s := range w.LoadSeries(maxRSSPoints) {
+			usage.RSSSeries = append(usage.RSSSeries, stats.RSSSample{T: s.Offset.Seconds(), Bytes: s.RSSBytes})
+		}
+		res.Server = append(res.Server, usage)
 	}
 	watchers = nil
 	return res, err
 }
+
+// maxRSSPoints bounds ServerUsage.RSSSeries, so a long run's JSON stays small.
+const maxRSSPoints = 2000
 
 // execRuns starts the server --runs times, each time fresh: startup, idle
 // RSS, the load, RSS after, stop. With several runs the result merges them

@@ -1,0 +1,222 @@
+package chart
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// result builds a result of seconds seconds at rps responses per second,
+// latencies spread from base to a few times base, with real histograms.
+// With rss, the server's RSS grows by 1 MiB a second.
+func result(t *testing.T, seconds int, rps int, base time.Duration, rss bool) stats.Result {
+	t.Helper()
+	all := stats.NewHistogram()
+	var r stats.Result
+	for s := range seconds {
+		h := stats.NewHistogram()
+		for i := range rps {
+			ns := int64(base) + int64(base)*int64(i%100)/40 + int64(i%997)*int64(base)/100
+			if err := h.RecordValue(ns); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all.Merge(h)
+		sec, err := stats.NewSecond(float64(s+1), h, stats.Errors{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Timeline = append(r.Timeline, sec)
+	}
+	var err error
+	if r.LatencyHistogram, err = stats.EncodeHistogram(all); err != nil {
+		t.Fatal(err)
+	}
+	r.Requests = all.TotalCount()
+	if rss {
+		usage := stats.ServerUsage{PID: 4242}
+		for i := range seconds*10 + 1 {
+			usage.RSSSeries = append(usage.RSSSeries, stats.RSSSample{T: float64(i) / 10, Bytes: 20<<20 + int64(i)<<20/10})
+		}
+		r.Server = []stats.ServerUsage{usage}
+	}
+	return r
+}
+
+func TestWriteAll(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "charts")
+	results := []Named{
+		{Name: "fast server", Result: result(t, 3, 2000, time.Millisecond, true)},
+		{Name: "slow", Result: result(t, 2, 500, 4*time.Millisecond, false)},
+	}
+	paths, err := WriteAll(dir, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, filepath.Base(p))
+	}
+	want := []string{
+		"spectrum.svg", "spectrum.png",
+		"timeline-fast-server.svg", "timeline-fast-server.png", "rss-fast-server.svg", "rss-fast-server.png",
+		"timeline-slow.svg", "timeline-slow.png",
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("wrote %q, want %q", names, want)
+	}
+	svgs := map[string][]string{
+		"spectrum.svg":             {"Latency by percentile", "latency (ms)", "percentile (each step to the right adds a nine)", "99.9%", "fast server", "slow"},
+		"timeline-fast-server.svg": {"requests/s", "latency (ms)", "time (s)", "p50", "p99"},
+		"rss-fast-server.svg":      {"RSS (MiB)", "time since the load started (s)", "pid 4242"},
+	}
+	for name, texts := range svgs {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range texts {
+			if !strings.Contains(string(b), ">"+text+"<") {
+				t.Errorf("%s lacks the text %q", name, text)
+			}
+		}
+	}
+	for _, p := range paths {
+		if filepath.Ext(p) == ".png" {
+			checkPNG(t, p)
+		}
+	}
+}
+
+// checkPNG fails unless path is a PNG of Width × Height at DPI.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 675 {
+		t.Errorf("%s is %dx%d, want 1200x675", path, b.Dx(), b.Dy())
+	}
+}
+
+func TestChartsOfResultsWithoutTheData(t *testing.T) {
+	empty := stats.Result{}
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		draw func(path string) error
+		want string
+	}{
+		{"spectrum without latencies", func(p string) error { return PercentileSpectrum([]Named{{"x", empty}}, p) }, "no latencies"},
+		{"timeline without timeline", func(p string) error { return Timeline(empty, p) }, "no timeline"},
+		{"RSS without series", func(p string) error { return ServerRSS(empty, p) }, "--pid"},
+		{"unknown format", func(p string) error { return Timeline(result(t, 1, 10, time.Millisecond, false), p+".gif") }, ".svg or .png"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.draw(filepath.Join(dir, "chart.svg"))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+	paths, err := WriteAll(dir, []Named{{"empty", empty}})
+	if err != nil || len(paths) != 0 {
+		t.Errorf("WriteAll of an empty result wrote %q (%v), want nothing", paths, err)
+	}
+}
+
+func TestSpectrumEndsWhereTheSamplesDo(t *testing.T) {
+	r := result(t, 1, 1000, time.Millisecond, false)
+	pts, err := spectrum(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := stats.DecodeHistogram(r.LatencyHistogram)
+	first, last := pts[0], pts[len(pts)-1]
+	if first.X != 0 || last.X != 3 {
+		t.Errorf("x from %g to %g nines, want 0 to 3 (99.9%%) for 1000 samples", first.X, last.X)
+	}
+	if last.Y != float64(h.Max())/1e6 || first.Y != float64(h.Min())/1e6 {
+		t.Errorf("latency from %g to %g ms, want the histogram's min %d ns to max %d ns", first.Y, last.Y, h.Min(), h.Max())
+	}
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Y < pts[i-1].Y {
+			t.Fatalf("latency falls from %g to %g ms at %g nines", pts[i-1].Y, pts[i].Y, pts[i].X)
+		}
+	}
+}
+
+func TestPerSecond(t *testing.T) {
+	timeline := []stats.Second{
+		{At: 1, Requests: 100}, {At: 2, Requests: 0}, {At: 3, Requests: 50}, {At: 3.01, Requests: 1},
+	}
+	segments := perSecond(timeline, rate)
+	if len(segments) != 1 || len(segments[0]) != 4 || segments[0][2].Y != 0 || segments[0][3].Y != 50 {
+		t.Errorf("rate %v: want one line 100, 100, 0, 50 (the 10 ms sliver left out)", segments)
+	}
+	if short := perSecond([]stats.Second{{At: 0.05, Requests: 5}}, rate); len(short) != 1 || short[0][1].Y != 100 {
+		t.Errorf("rate of a 50 ms run %v: want it drawn", short)
+	}
+	segments = perSecond(timeline, latency(func(l stats.SecondLatency) float64 { return l.P99 }))
+	if len(segments) != 2 || segments[1][0].X != 2 {
+		t.Errorf("latency %v: want a gap for the second without responses", segments)
+	}
+}
+
+func TestTargetRate(t *testing.T) {
+	c := stats.RunConfig{Rates: []float64{200, 400}, DurationS: 3}
+	if got := targetRate(c, 6.01); len(got) != 3 || got[0].Y != 200 || got[2].X != 6 || got[2].Y != 400 {
+		t.Errorf("targetRate = %v, want 200 from 0 to 3 s, then 400 to 6 s", got)
+	}
+	if got := targetRate(c, 12); got != nil {
+		t.Errorf("targetRate over twice the schedule = %v, want none", got)
+	}
+	if got := targetRate(stats.RunConfig{DurationS: 3}, 3); got != nil {
+		t.Errorf("targetRate of a closed loop = %v, want none", got)
+	}
+}
+
+func TestRoundTicks(t *testing.T) {
+	tests := []struct {
+		min, max float64
+		want     []string
+	}{
+		{0, 500, []string{"0", "100", "200", "300", "400", "500"}},
+		{-1e-12, 12.6, []string{"0", "2", "4", "6", "8", "10", "12"}},
+		{0, 10400, []string{"0", "2,000", "4,000", "6,000", "8,000", "10,000"}},
+		{0, 0.9, []string{"0", "0.2", "0.4", "0.6", "0.8"}},
+		{0, 20, []string{"0", "2.5", "5", "7.5", "10", "12.5", "15", "17.5", "20"}},
+	}
+	for _, tt := range tests {
+		var labels []string
+		for _, tick := range (roundTicks{}).Ticks(tt.min, tt.max) {
+			if !tick.IsMinor() {
+				labels = append(labels, tick.Label)
+			}
+		}
+		if !slices.Equal(labels, tt.want) {
+			t.Errorf("Ticks(%g, %g) = %q, want %q", tt.min, tt.max, labels, tt.want)
+		}
+	}
+}
+
+func TestFileNames(t *testing.T) {
+	results := []Named{{Name: "run"}, {Name: "run"}, {Name: "run-2"}, {Name: "a b/c"}, {Name: ".."}, {Name: "é"}}
+	want := []string{"run", "run-2", "run-2-2", "a-b-c", "result", "-"}
+	if got := fileNames(results); !slices.Equal(got, want) {
+		t.Errorf("fileNames = %q, want %q", got, want)
+	}
+}
