@@ -77,6 +77,7 @@ func newApp(args []string, stdout, stderr io.Writer) *cli.App {
 			serveCommand(stderr),
 			reportCommand(stdout),
 			compareCommand(stdout),
+			suiteCommand(stdout, stderr),
 		},
 	}
 	return app

@@ -1,0 +1,45 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadmePlan loads the full example plan of the README's "Benchmark
+// plans" section, so that the documentation stays a valid plan.
+func TestReadmePlan(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### Benchmark plans (`pummel suite`)")
+	_, block, ok2 := strings.Cut(section, "```yaml\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README.md: no yaml block in the Benchmark plans section")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bodies"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bodies", "get-item.json"), []byte(`{"Key": {"pk": {"S": "user-1"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "plan.yaml")
+	if err := os.WriteFile(path, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROTO_TOKEN", "test-token")
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runs != 7 || len(s.modes) != 2 || len(s.ops) != 5 || s.ops[1].dependsOn != 0 {
+		t.Errorf("runs %d, %d modes, %d operations", s.Runs, len(s.modes), len(s.ops))
+	}
+	if item := s.ops[3]; len(item.expect.JSON) != 3 || item.expect.JSON[0].Value != "1" || item.shape.kind != "open" {
+		t.Errorf("get-item: %+v", item)
+	}
+}

@@ -1,0 +1,269 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/proc"
+)
+
+// MaxRuns bounds Plan.Runs.
+const MaxRuns = 1000
+
+// Load reads and checks the plan at path and compiles it into a Suite.
+// Unknown fields are errors, and every mistake is a *PlanError naming the
+// file, the line and the field. The ${VAR} references of the plan must be
+// set in the environment.
+func Load(path string) (*Suite, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		var perr *os.PathError
+		if errors.As(err, &perr) {
+			err = perr.Err
+		}
+		return nil, &PlanError{File: path, Msg: err.Error()}
+	}
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		return nil, (&positions{file: path}).yamlError(err)
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil, &PlanError{File: path, Msg: "the plan is empty (the README shows a full example)"}
+	}
+	pos := indexPositions(path, f)
+	var plan Plan
+	if err := yaml.UnmarshalWithOptions(src, &plan, yaml.Strict()); err != nil {
+		return nil, pos.yamlError(err)
+	}
+	c := &compiler{pos: pos, dir: filepath.Dir(path), x: &expander{port: "1", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}}
+	return c.suite(path, plan)
+}
+
+// compiler checks a decoded plan field by field. Its expander replaces
+// placeholders with stand-ins, so that every string is checked as it
+// will be expanded in a run.
+type compiler struct {
+	pos *positions
+	dir string // the plan's directory: body files are relative to it
+	x   *expander
+}
+
+func (c *compiler) suite(path string, p Plan) (*Suite, error) {
+	s := &Suite{Name: p.Name, File: path, Runs: max(p.Runs, 1), Plan: recordPlan(p)}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	if p.Runs < 0 || p.Runs > MaxRuns {
+		return nil, c.pos.errorf("runs", "%d, want between 1 and %d", p.Runs, MaxRuns)
+	}
+	var err error
+	if s.server, err = c.server(p.Server); err != nil {
+		return nil, err
+	}
+	if s.modes, err = c.modes(p.Modes); err != nil {
+		return nil, err
+	}
+	if s.ops, err = c.operations(p.Operations); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// server checks the server's command, environment and readiness.
+func (c *compiler) server(p Server) (server, error) {
+	s := server{tree: p.Tree}
+	var err error
+	if s.command, err = c.command(p.Command); err != nil {
+		return s, err
+	}
+	if s.env, err = c.env("server.env", p.Env); err != nil {
+		return s, err
+	}
+	if p.Ready.URL == "" {
+		return s, c.pos.errorf("server.ready.url", "required: the URL that answers once the server is ready, e.g. http://127.0.0.1:{port}/")
+	}
+	if err := c.checkURL("server.ready.url", p.Ready.URL); err != nil {
+		return s, err
+	}
+	s.readyURL = p.Ready.URL
+	if s.readyStatus, err = c.statuses("server.ready.status", p.Ready.Status); err != nil {
+		return s, err
+	}
+	if s.readyTimeout, err = c.duration("server.ready.timeout", p.Ready.Timeout, proc.DefaultReadyTimeout); err != nil {
+		return s, err
+	}
+	if s.readyTimeout == 0 {
+		return s, c.pos.errorf("server.ready.timeout", "want a positive duration")
+	}
+	s.settle, err = c.duration("server.settle", p.Settle, proc.DefaultSettle)
+	return s, err
+}
+
+// command reads server.command: an argv list or a string split at spaces.
+func (c *compiler) command(v any) ([]string, error) {
+	var argv []string
+	switch v := v.(type) {
+	case nil:
+		return nil, c.pos.errorf("server.command", "required: the server's command line, e.g. [./server, --port, \"{port}\"]")
+	case string:
+		argv = strings.Fields(v)
+	case []any:
+		for i, a := range v {
+			s, ok := scalarText(a)
+			if !ok {
+				return nil, c.pos.errorf(fmt.Sprintf("server.command[%d]", i), "want text, not a list or mapping")
+			}
+			argv = append(argv, s)
+		}
+	default:
+		return nil, c.pos.errorf("server.command", "want a list of arguments or a command line")
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, c.pos.errorf("server.command", "required: the server's command line is empty")
+	}
+	for i, a := range argv {
+		if err := c.check(fmt.Sprintf("server.command[%d]", i), a); err != nil {
+			return nil, err
+		}
+	}
+	return argv, nil
+}
+
+// modes checks the modes; none makes one mode, "default".
+func (c *compiler) modes(ms []Mode) ([]mode, error) {
+	if len(ms) == 0 {
+		return []mode{{name: "default"}}, nil
+	}
+	var out []mode
+	seen := map[string]bool{}
+	for i, m := range ms {
+		field := fmt.Sprintf("modes[%d]", i)
+		if err := c.name(field+".name", m.Name, seen); err != nil {
+			return nil, err
+		}
+		for j, a := range m.Args {
+			if err := c.check(fmt.Sprintf("%s.args[%d]", field, j), a); err != nil {
+				return nil, err
+			}
+		}
+		env, err := c.env(field+".env", m.Env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mode{name: m.Name, args: m.Args, env: env})
+	}
+	return out, nil
+}
+
+// name checks a mode's or an operation's name: required, unique, and
+// plain enough for file names and tables.
+func (c *compiler) name(field, name string, seen map[string]bool) error {
+	switch {
+	case name == "":
+		return c.pos.errorf(field, "required")
+	case strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "":
+		return c.pos.errorf(field, "%q: use letters, digits, '.', '_' and '-'", name)
+	case seen[name]:
+		return c.pos.errorf(field, "%q is used twice", name)
+	}
+	seen[name] = true
+	return nil
+}
+
+// env checks an environment mapping and returns it as sorted "K=V".
+func (c *compiler) env(field string, m map[string]string) ([]string, error) {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k == "" || strings.ContainsAny(k, "= \t\n") {
+			return nil, c.pos.errorf(joinPath(field, k), "not a variable name")
+		}
+		if err := c.check(joinPath(field, k), m[k]); err != nil {
+			return nil, err
+		}
+		out = append(out, k+"="+m[k])
+	}
+	return out, nil
+}
+
+// check expands s with stand-ins to find undefined placeholders and
+// unset variables.
+func (c *compiler) check(field, s string) error {
+	if _, err := c.x.expand(s); err != nil {
+		return c.pos.errorf(field, "%v", err)
+	}
+	return nil
+}
+
+// duration reads a duration ("500ms", "2s", bare seconds); "" is def.
+func (c *compiler) duration(field, s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return def, nil
+	}
+	if secs, err := strconv.ParseFloat(s, 64); err == nil && secs >= 0 && secs < math.MaxInt64/float64(time.Second) {
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, c.pos.errorf(field, "%q is not a duration (examples: 500ms, 2s, 1m, 30)", s)
+	}
+	return d, nil
+}
+
+// statuses reads a status check: 200, "2xx", "200,204" or a list of them.
+// Nothing means 2xx and 3xx.
+func (c *compiler) statuses(field string, v any) ([]engine.StatusRange, error) {
+	if v == nil {
+		return []engine.StatusRange{{Lo: 200, Hi: 399}}, nil
+	}
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	var out []engine.StatusRange
+	for _, item := range items {
+		s, _ := scalarText(item)
+		for part := range strings.SplitSeq(s, ",") {
+			r, ok := statusRange(strings.TrimSpace(part))
+			if !ok {
+				return nil, c.pos.errorf(field, "%q is not a status (examples: 200, 2xx, [200, 204])", s)
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// statusRange reads "200" or "2xx".
+func statusRange(s string) (engine.StatusRange, bool) {
+	if len(s) == 3 && s[1:] == "xx" && s[0] >= '1' && s[0] <= '5' {
+		lo := int(s[0]-'0') * 100
+		return engine.StatusRange{Lo: lo, Hi: lo + 99}, true
+	}
+	code, err := strconv.Atoi(s)
+	return engine.StatusRange{Lo: code, Hi: code}, err == nil && code >= 100 && code <= 599
+}
+
+// scalarText returns a YAML scalar as text; ok is false for a list or a
+// mapping.
+func scalarText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []any, map[string]any, nil:
+		return "", false
+	default:
+		return fmt.Sprint(v), true
+	}
+}

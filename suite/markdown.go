@@ -1,0 +1,149 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// WriteMarkdown writes r as GitHub markdown ready to paste into a
+// BENCHMARKS.md: a startup and idle-RSS table over the modes, a latency
+// table per operation with a row per mode, how each figure is defined, and
+// the environment.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	mw := &markdownWriter{w: w}
+	mw.printf("## %s\n\n%s\n", oneLine(r.Name), runsSentence(r))
+	mw.notes(r)
+	mw.printf("\n### Startup and idle memory\n\n")
+	mw.table([]string{"Mode", "Runs", "Startup min", "Startup median", "Startup max", "Idle RSS min", "Idle RSS median", "Idle RSS max", "RSS after (median)"},
+		[]string{"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}, modeRows(r.Summary.Modes))
+	mw.printf("\nStartup runs from spawning the server to its first good response on the ready URL, polled about every 1 ms. " +
+		"Idle RSS is the server's resident set size after the settle time, before the first operation: the median of 5 samples 100 ms apart. " +
+		"RSS after is sampled after the last operation. Min, median and max are over the runs.\n")
+	for _, op := range r.Operations {
+		mw.operation(r, op)
+	}
+	mw.printf("\nLatency runs from writing a request to reading its whole response. Percentiles pool every measured response of every run " +
+		"(histograms merged, never averaged); requests/s is the median of the per-run rates; server CPU/request is the server's user + system " +
+		"CPU time during the operation over its responses (median over runs); peak RSS is the highest sample during the operation. " +
+		"Errors are requests that failed at the socket (connect, read, write, timeout); check failures are responses that failed a check.\n")
+	mw.environment(r.Environment)
+	if mw.err != nil {
+		return fmt.Errorf("writing the suite's markdown: %w", mw.err)
+	}
+	return nil
+}
+
+// runsSentence says how the runs were made.
+func runsSentence(r *Report) string {
+	if len(r.Modes) < 2 {
+		return fmt.Sprintf("%s, each a fresh server process. Plan: `%s`.", plural(r.RunsPerMode, "run"), r.PlanFile)
+	}
+	order := slices.Repeat(r.Modes, min(2, r.RunsPerMode))
+	return fmt.Sprintf("%s per mode, each a fresh server process, interleaved across modes (%s, …). Plan: `%s`.",
+		plural(r.RunsPerMode, "run"), strings.Join(order, ", "), r.PlanFile)
+}
+
+// notes states what the reader must know before the figures.
+func (mw *markdownWriter) notes(r *Report) {
+	if r.Interrupted {
+		mw.printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", plural(len(r.Runs), "run"))
+	}
+	if r.Error != "" {
+		mw.printf("\n**Stopped early:** %s\n", oneLine(r.Error))
+	}
+	if r.CheckFailures > 0 {
+		mw.printf("\n**Check failures: %s** (see the operations below).\n", formatCount(r.CheckFailures))
+	}
+}
+
+func modeRows(ms []ModeSummary) [][]string {
+	var rows [][]string
+	for _, m := range ms {
+		if m.Runs == 0 {
+			rows = append(rows, []string{m.Mode, "0", "–", "–", "–", "–", "–", "–", "–"})
+			continue
+		}
+		st, idle := m.StartupS, m.IdleRSSBytes
+		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs),
+			formatSeconds(st.Min), formatSeconds(st.Median), formatSeconds(st.Max),
+			stats.FormatBytes(idle.Min), stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Max),
+			bytesOrDash(m.RSSAfterBytes.Median)})
+	}
+	return rows
+}
+
+// bytesOrDash formats a byte count, or "–" for none measured.
+func bytesOrDash(n float64) string {
+	if n == 0 {
+		return "–"
+	}
+	return stats.FormatBytes(n)
+}
+
+// operation writes one operation's heading, request, load and table.
+func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
+	mw.printf("\n### %s\n\n`%s %s`: %s.", oneLine(op.Name), op.Method, oneLine(op.URL), op.Load)
+	if op.DependsOn != "" {
+		mw.printf(" Depends on %s: skipped in a run where %s failed a check.", op.DependsOn, op.DependsOn)
+	}
+	mw.printf("\n\n")
+	var rows [][]string
+	var causes, warnings []string
+	for _, s := range r.Summary.Operations {
+		if s.Operation != op.Name {
+			continue
+		}
+		rows = append(rows, operationRow(s))
+		for _, cause := range slices.Sorted(maps.Keys(s.CheckCauses)) {
+			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, formatCount(s.CheckCauses[cause]), cause))
+		}
+		for _, w := range s.Warnings {
+			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, oneLine(w)))
+		}
+	}
+	mw.table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},
+		[]string{"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}, rows)
+	mw.list("Failed checks", causes)
+	mw.list("Warnings", warnings)
+}
+
+// list writes a titled bullet list, if it has items.
+func (mw *markdownWriter) list(title string, items []string) {
+	if len(items) > 0 {
+		mw.printf("\n%s:\n\n%s\n", title, strings.Join(items, "\n"))
+	}
+}
+
+func operationRow(s OperationSummary) []string {
+	if s.Runs == 0 {
+		return []string{s.Mode, fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run")), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
+	}
+	l := s.Latency
+	requests := formatCount(s.Requests)
+	if s.SkippedRuns > 0 {
+		requests += fmt.Sprintf(" (skipped in %s)", plural(s.SkippedRuns, "run"))
+	}
+	return []string{s.Mode, requests, formatUs(l.P50), formatUs(l.P90), formatUs(l.P99), formatUs(l.Max),
+		formatRate(s.RequestsPerS), formatUs(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
+		formatCount(s.Errors), formatCount(s.CheckFailures)}
+}
+
+// environment writes the machine and the server's binary.
+func (mw *markdownWriter) environment(e stats.Environment) {
+	mw.printf("\n**Environment:** %s\n", environmentLine(e))
+	if b := e.Binary; b != nil {
+		line := fmt.Sprintf("`%s`, %s, SHA-256 %.12s…", b.Path, stats.FormatBytes(float64(b.SizeBytes)), b.SHA256)
+		if b.GitRevision != "" {
+			line += fmt.Sprintf(", git %.12s", b.GitRevision)
+			if b.GitDirty {
+				line += " with uncommitted changes"
+			}
+		}
+		mw.printf("\n**Server binary:** %s\n", line)
+	}
+}

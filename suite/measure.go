@@ -1,0 +1,105 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// operation measures operation i with the server watched: its CPU time
+// per request and peak RSS come from the samples taken during the load.
+// An operation whose dependency failed a check in this run is skipped.
+func (r *runner) operation(ctx context.Context, i int) error {
+	op := &r.suite.ops[i]
+	out := OperationRun{Name: op.name}
+	defer func() { r.rep.Operations = append(r.rep.Operations, out) }()
+	if d := op.dependsOn; d >= 0 && r.failed[d] {
+		out.Skipped = fmt.Sprintf("%s, which it depends on, failed a check in this run", r.suite.ops[d].name)
+		return nil
+	}
+	cfg, err := op.config(r.x)
+	if err != nil {
+		return fmt.Errorf("operation %s: %w", op.name, err)
+	}
+	w, base, err := r.watch()
+	if err != nil {
+		return fmt.Errorf("before operation %s: %w", op.name, err)
+	}
+	w.StartLoad()
+	res, err := engine.Run(ctx, cfg)
+	w.EndLoad()
+	u := usage(w, res, r.rep.IdleRSSBytes)
+	r.keepSamples(w, base, "operation "+op.name)
+	if err != nil {
+		return fmt.Errorf("operation %s: %w", op.name, err)
+	}
+	res.Server = []stats.ServerUsage{u}
+	res.Config = op.runConfig(cfg)
+	r.scrubResult(&res)
+	out.Result, out.CheckFailures = &res, res.Errors.Validation
+	r.failed[i] = out.CheckFailures > 0
+	if u.ExitedDuringLoad {
+		return fmt.Errorf("operation %s: %w", op.name, r.exited(nil))
+	}
+	return nil
+}
+
+// requestMethod is the method sent: as given, else GET, or POST with a body.
+func (op *operation) requestMethod() string {
+	switch {
+	case op.method != "":
+		return op.method
+	case op.body.text != nil && *op.body.text != "", op.body.random > 0, len(op.body.data) > 0:
+		return "POST"
+	}
+	return "GET"
+}
+
+// runConfig records the load shape with the URL and headers as written
+// in the plan (placeholders kept) and secrets redacted.
+func (op *operation) runConfig(cfg engine.Config) stats.RunConfig {
+	rc := stats.RunConfig{
+		URL: redactURL(op.url), Method: op.requestMethod(), BodyBytes: len(cfg.Body),
+		Connections: cfg.Connections, Threads: cfg.Threads, DurationS: cfg.Duration.Seconds(),
+		Requests: cfg.Requests, TimeoutS: cfg.Timeout.Seconds(), KeepAlive: true, Rates: cfg.Rates,
+		WarmupS: cfg.Warmup.Seconds(), WarmupRequests: cfg.WarmupRequests,
+	}
+	for _, h := range op.headers {
+		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))
+	}
+	return rc
+}
+
+// scrubResult removes expanded ${VAR} values from the free text of a
+// result: error causes and warnings.
+func (r *runner) scrubResult(res *stats.Result) {
+	for class, causes := range res.ErrorCauses {
+		clean := make(map[string]int64, len(causes))
+		for cause, n := range causes {
+			clean[r.x.scrub(cause)] += n
+		}
+		res.ErrorCauses[class] = clean
+	}
+	for i, w := range res.Warnings {
+		res.Warnings[i] = r.x.scrub(w)
+	}
+}
+
+// progressLine tells how a run went, in one line.
+func progressLine(s *Suite, run RunReport, done, total int) string {
+	var failures int64
+	for _, op := range run.Operations {
+		failures += op.CheckFailures
+	}
+	return strings.Join([]string{
+		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
+		"startup " + formatSeconds(run.StartupS),
+		"idle RSS " + stats.FormatBytes(float64(run.IdleRSSBytes)),
+		plural(len(s.ops), "operation"),
+		plural(int(failures), "check failure"),
+	}, ", ")
+}

@@ -1,0 +1,166 @@
+package suite
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+)
+
+// maxRandomBody bounds body_random: 64 MiB.
+const maxRandomBody = 64 << 20
+
+// operations checks every operation, in plan order.
+func (c *compiler) operations(ps []Operation) ([]operation, error) {
+	if len(ps) == 0 {
+		return nil, c.pos.errorf("operations", "required: at least one operation to measure")
+	}
+	var out []operation
+	index := map[string]int{}
+	seen := map[string]bool{}
+	for i, p := range ps {
+		field := fmt.Sprintf("operations[%d]", i)
+		if err := c.name(field+".name", p.Name, seen); err != nil {
+			return nil, err
+		}
+		op, err := c.operation(field, p, index)
+		if err != nil {
+			return nil, err
+		}
+		index[p.Name] = i
+		out = append(out, op)
+	}
+	return out, nil
+}
+
+// operation checks one operation; earlier indexes the ones before it.
+func (c *compiler) operation(field string, p Operation, earlier map[string]int) (operation, error) {
+	op := operation{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1}
+	if p.URL == "" {
+		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
+	}
+	if err := c.checkURL(field+".url", p.URL); err != nil {
+		return op, err
+	}
+	var err error
+	if op.headers, err = c.headers(field+".headers", p.Headers); err != nil {
+		return op, err
+	}
+	if op.body, err = c.body(field, p); err != nil {
+		return op, err
+	}
+	if op.timeout, err = c.duration(field+".timeout", p.Timeout, engine.DefaultTimeout); err != nil {
+		return op, err
+	}
+	if op.expect, err = c.checks(field+".checks", p.Checks); err != nil {
+		return op, err
+	}
+	if op.shape, err = c.shape(field+".load", p.Load); err != nil {
+		return op, err
+	}
+	if p.DependsOn != "" {
+		i, ok := earlier[p.DependsOn]
+		if !ok {
+			return op, c.pos.errorf(field+".depends_on", "%q is not an earlier operation (operations run in plan order)", p.DependsOn)
+		}
+		op.dependsOn = i
+	}
+	cfg, err := op.config(c.x)
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		return op, c.pos.errorf(field+".load", "%v", err)
+	}
+	return op, nil
+}
+
+// checkURL checks a URL template: placeholders, then an http(s) URL.
+func (c *compiler) checkURL(field, s string) error {
+	raw, err := c.x.expand(s)
+	if err != nil {
+		return c.pos.errorf(field, "%v", err)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c.pos.errorf(field, "%q is not an http:// or https:// URL", s)
+	}
+	return nil
+}
+
+// headers checks the headers and returns them sorted by name.
+func (c *compiler) headers(field string, m map[string]string) ([]engine.Header, error) {
+	var out []engine.Header
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		f := joinPath(field, name)
+		if name == "" || strings.ContainsAny(name, ": \t\r\n") {
+			return nil, c.pos.errorf(f, "not a header name")
+		}
+		if strings.ContainsAny(m[name], "\r\n") {
+			return nil, c.pos.errorf(f, "the value holds a line break")
+		}
+		if err := c.check(f, m[name]); err != nil {
+			return nil, err
+		}
+		out = append(out, engine.Header{Name: name, Value: m[name]})
+	}
+	return out, nil
+}
+
+// body checks the three exclusive ways to give a body and reads a file.
+func (c *compiler) body(field string, p Operation) (body, error) {
+	given := 0
+	for _, set := range []bool{p.Body != nil, p.BodyFile != "", p.BodyRandom != 0} {
+		if set {
+			given++
+		}
+	}
+	switch {
+	case given > 1:
+		return body{}, c.pos.errorf(field+".body", "give one of body, body_file and body_random")
+	case p.Body != nil:
+		return body{text: p.Body}, c.check(field+".body", *p.Body)
+	case p.BodyRandom < 0 || p.BodyRandom > maxRandomBody:
+		return body{}, c.pos.errorf(field+".body_random", "%d, want between 1 and %d bytes", p.BodyRandom, maxRandomBody)
+	case p.BodyRandom > 0:
+		return body{random: p.BodyRandom}, nil
+	case p.BodyFile != "":
+		path := p.BodyFile
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(c.dir, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return body{}, c.pos.errorf(field+".body_file", "%v", err)
+		}
+		return body{data: data}, nil
+	}
+	return body{}, nil
+}
+
+// checks turns the checks into the engine's Expect. Without a status
+// check, 2xx and 3xx are expected.
+func (c *compiler) checks(field string, p Checks) (engine.Expect, error) {
+	var e engine.Expect
+	var err error
+	if e.Status, err = c.statuses(field+".status", p.Status); err != nil {
+		return e, err
+	}
+	e.Body = []byte(p.BodyContains)
+	if p.BodyEquals != nil {
+		e.BodyEquals = append([]byte{}, *p.BodyEquals...) // not nil, even when empty
+	}
+	for _, path := range slices.Sorted(maps.Keys(p.JSON)) {
+		want, err := jsonText(p.JSON[path])
+		if err != nil {
+			return e, c.pos.errorf(joinPath(field+".json", path), "%v", err)
+		}
+		e.JSON = append(e.JSON, engine.JSONField{Path: path, Value: want})
+	}
+	return e, nil
+}

@@ -1,0 +1,49 @@
+package suite
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://127.0.0.1:{port}/", "http://127.0.0.1:{port}/"},
+		{"http://user:pw@127.0.0.1:{port}/x", "http://user:REDACTED@127.0.0.1:{port}/x"},
+		{"http://user@host/", "http://user@host/"},
+		{"http://h:{port}/s?api_key=abc&page=2", "http://h:{port}/s?api_key=REDACTED&page=2"},
+		{"http://h/s?page=2#frag", "http://h/s?page=2#frag"},
+		{"http://h/s?token=${TOKEN}", "http://h/s?token=${TOKEN}"},
+	}
+	for _, tt := range tests {
+		if got := redactURL(tt.in); got != tt.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
+	t.Setenv("PUMMEL_SUITE_TOKEN", "expanded-value")
+	src := strings.Replace(minimal, "    load:", `    headers:
+      Authorization: Bearer literal-secret
+      X-Trace: ${PUMMEL_SUITE_TOKEN}
+    load:`, 1) + "modes:\n  - name: m\n    env: {DB_PASSWORD: hunter2, LEVEL: debug}\n"
+	s, err := Load(writePlan(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(s.Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"literal-secret", "expanded-value", "hunter2"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("recorded plan holds %q: %s", secret, b)
+		}
+	}
+	for _, kept := range []string{"${PUMMEL_SUITE_TOKEN}", "{port}", "debug"} {
+		if !strings.Contains(string(b), kept) {
+			t.Errorf("recorded plan lacks %q: %s", kept, b)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/proc"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Options configures Run.
+type Options struct {
+	// Dir, if set, receives the servers' logs, as Dir/logs/MODE-RUN.log;
+	// otherwise each goes to a new temporary file.
+	Dir string
+	// Runs, if positive, replaces the plan's runs per mode.
+	Runs int
+	// Progress, if set, gets one line as each run ends.
+	Progress io.Writer
+	// Version is pummel's version, for the environment.
+	Version string
+}
+
+// Run carries out the suite: for each of the runs, one fresh server
+// process per mode, modes interleaved (A B A B …). It returns the report
+// of everything measured, also when it stops early: when a run cannot be
+// carried out (the server does not start, or exits; the error says which
+// run and why) or when ctx ends (Report.Interrupted, no error). Failed
+// checks are counted in the report, not returned as an error.
+func Run(ctx context.Context, s *Suite, opt Options) (*Report, error) {
+	rep := newReport(s, opt)
+	if opt.Runs > 0 {
+		rep.RunsPerMode = opt.Runs
+	}
+	if opt.Dir != "" {
+		if err := os.MkdirAll(filepath.Join(opt.Dir, "logs"), 0o755); err != nil {
+			return rep, fmt.Errorf("creating the log directory: %w", err)
+		}
+	}
+	err := rep.runAll(ctx, s, opt)
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	rep.Interrupted = ctx.Err() != nil
+	if serr := rep.Summarize(); serr != nil && err == nil {
+		err = serr
+	}
+	if rep.Interrupted {
+		return rep, nil
+	}
+	return rep, err
+}
+
+// runAll runs every mode RunsPerMode times, interleaved, until one fails.
+func (rep *Report) runAll(ctx context.Context, s *Suite, opt Options) error {
+	for n := 1; n <= rep.RunsPerMode; n++ {
+		for _, m := range s.modes {
+			run, err := runOnce(ctx, s, m, n, opt)
+			run.fillEnvironment(rep.Environment)
+			rep.Runs = append(rep.Runs, run)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("mode %s, run %d: %w", m.name, n, err)
+			}
+			if opt.Progress != nil {
+				fmt.Fprintln(opt.Progress, progressLine(s, run, len(rep.Runs), rep.RunsPerMode*len(s.modes)))
+			}
+		}
+	}
+	return nil
+}
+
+// newReport starts the report: the plan and the environment.
+func newReport(s *Suite, opt Options) *Report {
+	rep := &Report{Name: s.Name, PlanFile: s.File, Plan: s.Plan, Modes: s.Modes(), RunsPerMode: s.Runs}
+	rep.Environment = machine.Describe(opt.Version, time.Now())
+	rep.Environment.Binary = describeServer(s.server.command[0])
+	for _, op := range s.ops {
+		info := OperationInfo{Name: op.name, Method: op.requestMethod(), URL: redactURL(op.url), Load: op.shape.describe()}
+		if op.dependsOn >= 0 {
+			info.DependsOn = s.ops[op.dependsOn].name
+		}
+		rep.Operations = append(rep.Operations, info)
+	}
+	return rep
+}
+
+// describeServer identifies the server's executable, or returns nil. A
+// path taken from the environment is recorded as written (${VAR}).
+func describeServer(command string) *stats.Binary {
+	x := &expander{port: "0", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}
+	path, err := x.expand(command)
+	if err != nil {
+		return nil
+	}
+	b, err := proc.DescribeBinary(path)
+	if err != nil {
+		return nil
+	}
+	if len(x.secrets) > 0 {
+		b.Path = command
+	}
+	return &b
+}
+
+// fillEnvironment gives each operation's result the suite's environment,
+// so that each is a complete result for `pummel report`.
+func (run *RunReport) fillEnvironment(env stats.Environment) {
+	for _, op := range run.Operations {
+		if op.Result != nil {
+			op.Result.Environment = env
+		}
+	}
+}
+
+// runOnce is one run: a fresh server with a fresh port and temporary
+// directory, startup, idle RSS, the operations, RSS after, stop, clean up.
+func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunReport, error) {
+	rep := RunReport{Mode: m.name, Run: n}
+	port, err := freePort()
+	if err != nil {
+		return rep, err
+	}
+	tmp, err := os.MkdirTemp("", "pummel-suite-")
+	if err != nil {
+		return rep, fmt.Errorf("creating {tmpdir}: %w", err)
+	}
+	rep.Tmpdir = tmp
+	x := &expander{port: strconv.Itoa(port), tmpdir: tmp, lookupEnv: os.LookupEnv}
+	r := &runner{suite: s, x: x, rep: &rep, failed: make([]bool, len(s.ops))}
+	err = r.run(ctx, m, logPath(opt.Dir, m.name, n))
+	if rerr := os.RemoveAll(tmp); rerr != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("removing {tmpdir}: %v", rerr))
+	}
+	if err != nil {
+		err = scrubbed{err: err, msg: x.scrub(err.Error())}
+		rep.Error = err.Error()
+	}
+	return rep, err
+}
+
+func logPath(dir, mode string, n int) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "logs", fmt.Sprintf("%s-%d.log", mode, n))
+}
+
+// freePort returns a TCP port free on the loopback interface just now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("choosing {port}: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// scrubbed is an error whose message had the values of ${VAR} references
+// replaced.
+type scrubbed struct {
+	err error
+	msg string
+}
+
+func (e scrubbed) Error() string { return e.msg }
+func (e scrubbed) Unwrap() error { return e.err }

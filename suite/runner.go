@@ -1,0 +1,165 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/proc"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// runner carries out one run against one server process.
+type runner struct {
+	suite  *Suite
+	x      *expander
+	rep    *RunReport
+	p      *proc.Process
+	ready  time.Time // when the server was ready and settled: sample offsets count from here
+	failed []bool    // by operation: it failed a check in this run
+}
+
+// run starts the server, measures it and stops it.
+func (r *runner) run(ctx context.Context, m mode, logPath string) error {
+	spec, err := r.spec(m, logPath)
+	if err != nil {
+		return err
+	}
+	r.p, err = proc.Launch(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("starting the server: %w", err)
+	}
+	r.ready = time.Now()
+	r.rep.PID, r.rep.Log, r.rep.StartupS = r.p.PID(), r.p.LogPath(), r.p.Startup().Seconds()
+	err = r.measure(ctx)
+	if serr := r.p.Stop(); serr != nil {
+		r.rep.Warnings = append(r.rep.Warnings, serr.Error())
+	}
+	return err
+}
+
+// spec is the server's launch specification for mode m, expanded.
+func (r *runner) spec(m mode, logPath string) (proc.Spec, error) {
+	srv := r.suite.server
+	spec := proc.Spec{ReadyTimeout: srv.readyTimeout, Settle: &srv.settle, LogPath: logPath}
+	var err error
+	if spec.Command, err = r.expandAll(append(append([]string(nil), srv.command...), m.args...)); err != nil {
+		return spec, err
+	}
+	if spec.Env, err = r.expandAll(append(append([]string(nil), srv.env...), m.env...)); err != nil {
+		return spec, err
+	}
+	if spec.ReadyURL, err = r.x.expand(srv.readyURL); err != nil {
+		return spec, err
+	}
+	ranges := srv.readyStatus
+	spec.ReadyStatus = func(status int) bool { return statusIn(ranges, status) }
+	return spec, nil
+}
+
+func statusIn(ranges []engine.StatusRange, status int) bool {
+	for _, rg := range ranges {
+		if status >= rg.Lo && status <= rg.Hi {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *runner) expandAll(ss []string) ([]string, error) {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		var err error
+		if out[i], err = r.x.expand(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// measure takes the idle RSS, runs the operations in order and takes the
+// RSS after them.
+func (r *runner) measure(ctx context.Context) error {
+	if err := r.idle(ctx); err != nil {
+		return err
+	}
+	for i := range r.suite.ops {
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err := r.operation(ctx, i); err != nil {
+			return err
+		}
+	}
+	return r.after()
+}
+
+// idle takes proc.DefaultIdleSamples samples proc.DefaultIdleGap apart;
+// their median is the idle RSS.
+func (r *runner) idle(ctx context.Context) error {
+	w, base, err := r.watch()
+	if err != nil {
+		return err
+	}
+	rss, err := w.Idle(ctx, proc.DefaultIdleSamples, proc.DefaultIdleGap)
+	w.Stop()
+	r.keepSamples(w, base, "idle")
+	if err != nil {
+		return fmt.Errorf("idle RSS: %w", err)
+	}
+	r.rep.IdleRSSBytes = rss
+	return nil
+}
+
+// after samples the RSS once more, after the last operation.
+func (r *runner) after() error {
+	w, base, err := r.watch()
+	if err != nil {
+		return fmt.Errorf("after the operations: %w", err)
+	}
+	w.Stop()
+	r.keepSamples(w, base, "after")
+	if s := w.Series(); len(s) > 0 {
+		r.rep.RSSAfterBytes = s[len(s)-1].RSSBytes
+	}
+	return nil
+}
+
+// watch starts watching the server; base is when, for sample offsets.
+func (r *runner) watch() (*proc.Watcher, time.Time, error) {
+	base := time.Now()
+	w, err := proc.Watch(r.p.PID(), proc.WatchOptions{Tree: r.suite.server.tree})
+	if err != nil {
+		return nil, base, r.exited(err)
+	}
+	return w, base, nil
+}
+
+// exited describes a server found gone; err is what found it, if anything.
+func (r *runner) exited(err error) error {
+	if exited, _ := r.p.Exited(); !exited && err != nil && !errors.Is(err, proc.ErrNoSuchProcess) {
+		return err
+	}
+	reason := r.p.ExitReason()
+	if reason == "" {
+		reason = "no longer running"
+	}
+	return fmt.Errorf("the server exited (%s); its log: %s", reason, r.p.LogPath())
+}
+
+// keepSamples adds a watcher's samples to the run, labelled with phase.
+func (r *runner) keepSamples(w *proc.Watcher, base time.Time, phase string) {
+	shift := base.Sub(r.ready)
+	for _, s := range w.Series() {
+		r.rep.Samples = append(r.rep.Samples, Sample{Phase: phase, OffsetS: (shift + s.Offset).Seconds(), RSSBytes: s.RSSBytes, CPUS: s.CPUSeconds})
+	}
+}
+
+// usage is the server's figures for one operation.
+func usage(w *proc.Watcher, res stats.Result, idle int64) stats.ServerUsage {
+	u := proc.PerRequest(w.Stop(), res.Requests)
+	u.RSSBytes.Idle = idle
+	return u
+}

@@ -1,0 +1,77 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// WriteText writes a short summary of r for the terminal: the modes'
+// startup and idle RSS, each operation's latency per mode, and the check
+// failures.
+func WriteText(w io.Writer, r *Report) error {
+	mw := &markdownWriter{w: w}
+	mw.printf("%s: %s per mode; modes %s\n\n", r.Name, plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
+	rows := [][]string{{"mode", "runs", "startup", "(min–max)", "idle RSS", "(min–max)"}}
+	for _, m := range r.Summary.Modes {
+		st, idle := m.StartupS, m.IdleRSSBytes
+		if m.Runs == 0 {
+			rows = append(rows, []string{m.Mode, "0", "–", "", "–", ""})
+			continue
+		}
+		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs), formatSeconds(st.Median), formatSeconds(st.Min) + "–" + formatSeconds(st.Max),
+			stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Min) + "–" + stats.FormatBytes(idle.Max)})
+	}
+	mw.aligned(rows)
+	for _, op := range r.Operations {
+		rows := [][]string{{op.Name, "requests", "p50", "p90", "p99", "max", "req/s", "check failures"}}
+		for _, s := range r.Summary.Operations {
+			switch {
+			case s.Operation != op.Name:
+			case s.Runs == 0:
+				rows = append(rows, []string{s.Mode, "–", "", "", "", "", "", ""})
+			default:
+				l := s.Latency
+				rows = append(rows, []string{s.Mode, formatCount(s.Requests), formatUs(l.P50), formatUs(l.P90),
+					formatUs(l.P99), formatUs(l.Max), formatRate(s.RequestsPerS), formatCount(s.CheckFailures)})
+			}
+		}
+		mw.printf("\n")
+		mw.aligned(rows)
+	}
+	if r.CheckFailures > 0 {
+		mw.printf("\n%s failed a check\n", plural(int(r.CheckFailures), "response"))
+	}
+	if mw.err != nil {
+		return fmt.Errorf("writing the suite's summary: %w", mw.err)
+	}
+	return nil
+}
+
+// aligned writes rows as columns: the first left-aligned, the others
+// right-aligned, two spaces apart.
+func (mw *markdownWriter) aligned(rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len([]rune(cell)))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			pad := strings.Repeat(" ", widths[i]-len([]rune(cell)))
+			if i == 0 {
+				b.WriteString("  " + cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		mw.printf("%s\n", strings.TrimRight(b.String(), " "))
+	}
+}
