@@ -57,7 +57,7 @@ func (mw *markdownWriter) notes(r *Report) {
 		mw.printf("\n**Stopped early:** %s\n", oneLine(r.Error))
 	}
 	if r.CheckFailures > 0 {
-		mw.printf("\n**Check failures: %s** (see the operations below).\n", formatCount(r.CheckFailures))
+		mw.printf("\n**Check failures: %s** (see the operations below).\n", stats.FormatCount(r.CheckFailures))
 	}
 }
 
@@ -70,7 +70,7 @@ func modeRows(ms []ModeSummary) [][]string {
 		}
 		st, idle := m.StartupS, m.IdleRSSBytes
 		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs),
-			formatSeconds(st.Min), formatSeconds(st.Median), formatSeconds(st.Max),
+			stats.FormatTime(1e6 * (st.Min)), stats.FormatTime(1e6 * (st.Median)), stats.FormatTime(1e6 * (st.Max)),
 			stats.FormatBytes(idle.Min), stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Max),
 			bytesOrDash(m.RSSAfterBytes.Median)})
 	}
@@ -100,7 +100,7 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 		}
 		rows = append(rows, operationRow(s))
 		for _, cause := range slices.Sorted(maps.Keys(s.CheckCauses)) {
-			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, formatCount(s.CheckCauses[cause]), cause))
+			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, stats.FormatCount(s.CheckCauses[cause]), cause))
 		}
 		for _, w := range s.Warnings {
 			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, oneLine(w)))
@@ -124,18 +124,18 @@ func operationRow(s OperationSummary) []string {
 		return []string{s.Mode, fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run")), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
 	}
 	l := s.Latency
-	requests := formatCount(s.Requests)
+	requests := stats.FormatCount(s.Requests)
 	if s.SkippedRuns > 0 {
 		requests += fmt.Sprintf(" (skipped in %s)", plural(s.SkippedRuns, "run"))
 	}
-	return []string{s.Mode, requests, formatUs(l.P50), formatUs(l.P90), formatUs(l.P99), formatUs(l.Max),
-		formatRate(s.RequestsPerS), formatUs(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
-		formatCount(s.Errors), formatCount(s.CheckFailures)}
+	return []string{s.Mode, requests, stats.FormatTime(l.P50), stats.FormatTime(l.P90), stats.FormatTime(l.P99), stats.FormatTime(l.Max),
+		stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
+		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures)}
 }
 
 // environment writes the machine and the server's binary.
 func (mw *markdownWriter) environment(e stats.Environment) {
-	mw.printf("\n**Environment:** %s\n", environmentLine(e))
+	mw.printf("\n**Environment:** %s\n", stats.EnvironmentLine(e))
 	if b := e.Binary; b != nil {
 		line := fmt.Sprintf("`%s`, %s, SHA-256 %.12s…", b.Path, stats.FormatBytes(float64(b.SizeBytes)), b.SHA256)
 		if b.GitRevision != "" {

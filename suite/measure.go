@@ -97,7 +97,7 @@ func progressLine(s *Suite, run RunReport, done, total int) string {
 	}
 	return strings.Join([]string{
 		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
-		"startup " + formatSeconds(run.StartupS),
+		"startup " + stats.FormatTime(1e6*(run.StartupS)),
 		"idle RSS " + stats.FormatBytes(float64(run.IdleRSSBytes)),
 		plural(len(s.ops), "operation"),
 		plural(int(failures), "check failure"),

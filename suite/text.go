@@ -21,7 +21,7 @@ func WriteText(w io.Writer, r *Report) error {
 			rows = append(rows, []string{m.Mode, "0", "–", "", "–", ""})
 			continue
 		}
-		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs), formatSeconds(st.Median), formatSeconds(st.Min) + "–" + formatSeconds(st.Max),
+		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs), stats.FormatTime(1e6 * (st.Median)), stats.FormatTime(1e6*(st.Min)) + "–" + stats.FormatTime(1e6*(st.Max)),
 			stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Min) + "–" + stats.FormatBytes(idle.Max)})
 	}
 	mw.aligned(rows)
@@ -34,8 +34,8 @@ func WriteText(w io.Writer, r *Report) error {
 				rows = append(rows, []string{s.Mode, "–", "", "", "", "", "", ""})
 			default:
 				l := s.Latency
-				rows = append(rows, []string{s.Mode, formatCount(s.Requests), formatUs(l.P50), formatUs(l.P90),
-					formatUs(l.P99), formatUs(l.Max), formatRate(s.RequestsPerS), formatCount(s.CheckFailures)})
+				rows = append(rows, []string{s.Mode, stats.FormatCount(s.Requests), stats.FormatTime(l.P50), stats.FormatTime(l.P90),
+					stats.FormatTime(l.P99), stats.FormatTime(l.Max), stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)})
 			}
 		}
 		mw.printf("\n")

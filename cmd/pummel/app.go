@@ -30,7 +30,7 @@ func (e exitError) Error() string { return e.msg }
 // run is pummel: it parses args, does the work and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(args, stdout, stderr)
-	args = normalizeArgs(args, specOf(app.Flags), commandNames(app))
+	args = normalizeArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	err := app.RunContext(ctx, append([]string{"pummel"}, args...))
 	return report(err, stderr)
 }
@@ -61,7 +61,7 @@ func newApp(args []string, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:                      "pummel",
 		Usage:                     "an HTTP/1.1 load generator",
-		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR] | report FILE.json… | compare BASE.json NEW.json",
+		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR] | report FILE.json… | compare BASE.json NEW.json | suite PLAN.yaml",
 		Version:                   machine.Version(version),
 		Flags:                     loadFlags(&o),
 		Action:                    load.run,
@@ -92,6 +92,16 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 		return usageError{fmt.Sprintf("-%s: unknown flag (pummel --help lists them)", name)}
 	}
 	return usageError{err.Error()}
+}
+
+// flagsFor returns the flags of the command args name, or the root's.
+func flagsFor(app *cli.App, args []string) []cli.Flag {
+	if len(args) > 0 {
+		if c := app.Command(args[0]); c != nil {
+			return c.Flags
+		}
+	}
+	return app.Flags
 }
 
 func commandNames(app *cli.App) map[string]bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -207,5 +208,14 @@ func TestOpenLoopCommandLine(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+func TestSubcommandFlagsTakeTheirValues(t *testing.T) {
+	app := newApp(nil, io.Discard, io.Discard)
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--delay", "2ms"}
+	got := normalizeArgs(args, specOf(flagsFor(app, args)), commandNames(app))
+	if strings.Join(got, " ") != "serve --addr 127.0.0.1:0 --delay 2ms" {
+		t.Errorf("normalized to %q: serve's own flags must keep their values", got)
 	}
 }

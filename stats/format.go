@@ -1,0 +1,16 @@
+package stats
+
+// FormatTime formats microseconds with wrk's time units ("635.91us",
+// "1.50ms", "2.25s"), for renderers outside this package.
+func FormatTime(us float64) string { return formatTimeUs(us) }
+
+// FormatCount formats a count with thousands separators ("40,000").
+func FormatCount(n int64) string { return groupInt(n) }
+
+// FormatRate formats a rate with thousands separators and two decimals
+// ("12,345.67").
+func FormatRate(r float64) string { return groupFloat(r, 2) }
+
+// EnvironmentLine describes e on one line, leaving out what is unknown:
+// "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory, kernel 6.8.0, …".
+func EnvironmentLine(e Environment) string { return environmentLine(e) }
