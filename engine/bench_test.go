@@ -38,6 +38,7 @@ func BenchmarkRequest(b *testing.B) {
 			}
 			w := newWorker(2, false)
 			c := newConn(r, w)
+			c.phase = measuredPhase
 			c.do(ticket{count: 1, phase: measuredPhase}) // dial and warm up outside the measurement
 			b.ReportAllocs()
 			for b.Loop() {

@@ -33,8 +33,11 @@ type SecondLatency struct {
 // NewSecond summarises one second from its histogram and counts.
 func NewSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) (Second, error) {
 	s := Second{At: at, Requests: h.TotalCount(), Errors: errs, BytesRead: bytesRead}
-	l := Summarize(h)
-	s.Latency = SecondLatency{P50: l.P50, P90: l.P90, P99: l.P99, Max: l.Max}
+	if h.TotalCount() > 0 {
+		us := func(ns int64) float64 { return float64(ns) / 1e3 }
+		p := h.ValueAtPercentilesSlice([]float64{50, 90, 99})
+		s.Latency = SecondLatency{P50: us(p[0]), P90: us(p[1]), P99: us(p[2]), Max: us(h.Max())}
+	}
 	var err error
 	s.Histogram, err = EncodeHistogram(h)
 	return s, err
