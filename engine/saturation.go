@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"runtime"
 	"time"
 
@@ -25,7 +24,4 @@ func clientUsage(cpu, wall time.Duration) stats.ClientUsage {
 }
 
 // saturationWarning is the line printed when the client was saturated.
-func saturationWarning(u stats.ClientUsage) string {
-	return fmt.Sprintf("pummel used %.0f%% of the %d CPU(s) it may run on: the figures may reflect the client rather than the server (use fewer connections, or give pummel more CPUs than the server)",
-		u.CPUPercent, u.CPUs)
-}
+func saturationWarning(u stats.ClientUsage) string { return stats.SaturationWarning(u) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -45,6 +46,10 @@ func Combine(rs []Result, how Combination) (Result, error) {
 	if err := out.combineHistograms(rs); err != nil {
 		return Result{}, err
 	}
+	out.combineClient(rs, how)
+	// Each result watched its own server process: their figures stay in
+	// the results (Runs), as a merged process would mean nothing.
+	out.Server = nil
 	var err error
 	if out.Timeline, err = combineTimelines(rs, how); err != nil {
 		return Result{}, err
@@ -80,9 +85,11 @@ func (out *Result) addCounts(r Result) {
 	c.Count += r.Connect.Count
 	c.Max = max(c.Max, r.Connect.Max)
 	out.Client.CPUSeconds += r.Client.CPUSeconds
-	out.Client.Saturated = out.Client.Saturated || r.Client.Saturated
 	out.Interrupted = out.Interrupted || r.Interrupted
 	for _, w := range r.Warnings {
+		if strings.HasPrefix(w, saturationPrefix) {
+			continue // said again, once, for the combination
+		}
 		if !slices.Contains(out.Warnings, w) {
 			out.Warnings = append(out.Warnings, w)
 		}
@@ -210,4 +217,21 @@ func allOpenLoop(rs []Result) bool {
 		}
 	}
 	return true
+}
+
+// combineClient recomputes the client's CPU share over the combined time
+// and warns once if it was saturated.
+func (out *Result) combineClient(rs []Result, how Combination) {
+	var busy float64 // CPU-seconds the CPUs had over the measured time
+	for _, r := range rs {
+		busy += r.DurationS * float64(max(r.Client.CPUs, 1))
+	}
+	if how == Parallel || busy == 0 {
+		return // separate clients: one share would mean nothing
+	}
+	out.Client.CPUPercent = 100 * out.Client.CPUSeconds / busy
+	out.Client.Saturated = out.Client.CPUPercent >= 90
+	if out.Client.Saturated {
+		out.Warnings = append(out.Warnings, SaturationWarning(out.Client))
+	}
 }

@@ -130,3 +130,17 @@ func TestCombineOpenAndClosedLoop(t *testing.T) {
 		t.Errorf("two open-loop results: %+v, %v", got.LatencyUncorrected, err)
 	}
 }
+
+func TestCombineWarnsOnceAboutASaturatedClient(t *testing.T) {
+	r := Merge([]*Recorder{recorded(time.Millisecond)}, time.Second, nil)
+	r.Client = ClientUsage{CPUSeconds: 0.95, CPUs: 1}
+	r.Warnings = []string{SaturationWarning(ClientUsage{CPUPercent: 95, CPUs: 1}), "other"}
+	r.Server = []ServerUsage{{PID: 7}}
+	got, err := Combine([]Result{r, r, r}, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Client.CPUPercent != 95 || !got.Client.Saturated || len(got.Warnings) != 2 || got.Server != nil {
+		t.Errorf("client %+v, warnings %q, server %v: want 95%%, one saturation warning, no merged server", got.Client, got.Warnings, got.Server)
+	}
+}

@@ -1,5 +1,7 @@
 package stats
 
+import "fmt"
+
 // Result is the outcome of one load run: plain data, the JSON schema of
 // `pummel -o result.json` field by field. Renderers read only this type.
 type Result struct {
@@ -248,4 +250,14 @@ type Binary struct {
 	// GitDirty is true when that work tree has uncommitted changes to
 	// tracked files.
 	GitDirty bool `json:"git_dirty,omitempty"`
+}
+
+// saturationPrefix starts every SaturationWarning.
+const saturationPrefix = "pummel used "
+
+// SaturationWarning is the warning for a client that used 90% or more of
+// its CPUs: the figures may then reflect the client, not the server.
+func SaturationWarning(u ClientUsage) string {
+	return fmt.Sprintf(saturationPrefix+"%.0f%% of the %d CPU(s) it may run on: the figures may reflect the client rather than the server (use fewer connections, or give pummel more CPUs than the server)",
+		u.CPUPercent, u.CPUs)
 }
