@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bytes"
+	"math"
 	"testing"
 	"time"
 )
@@ -140,7 +141,7 @@ func TestCombineWarnsOnceAboutASaturatedClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Client.CPUPercent != 95 || !got.Client.Saturated || len(got.Warnings) != 2 || got.Server != nil {
+	if math.Abs(got.Client.CPUPercent-95) > 1e-9 || !got.Client.Saturated || len(got.Warnings) != 2 || got.Server != nil {
 		t.Errorf("client %+v, warnings %q, server %v: want 95%%, one saturation warning, no merged server", got.Client, got.Warnings, got.Server)
 	}
 }
