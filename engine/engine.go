@@ -24,7 +24,7 @@ const (
 	DefaultConnections    = 50
 	DefaultDuration       = 10 * time.Second
 	DefaultTimeout        = 2 * time.Second
-	DefaultReadBufferSize = 1024
+	DefaultReadBufferSize = 512
 	// MaxPipeline bounds Pipeline.
 	MaxPipeline = 1024
 	// MaxRate bounds each of Rates, in requests per second.

@@ -9,7 +9,7 @@ import (
 
 // BatchSize is how many outcomes a Batch holds before it must be added to a
 // Recorder.
-const BatchSize = 8
+const BatchSize = 4
 
 // Outcome is one response as a connection saw it.
 type Outcome struct {

@@ -325,11 +325,13 @@ func runMetricRows(r Result) [][]string {
 		runs = []Result{r}
 	}
 	hows := map[string]string{
-		"Startup":        "spawn to the first good response on the ready URL, polled about every 1 ms",
-		"Idle RSS":       "median of 5 samples 100 ms apart, after the settle time, before the load",
-		"RSS after load": "sampled right after the load",
+		"Startup":            "spawn to the first good response on the ready URL, polled about every 1 ms",
+		"Idle RSS":           "median of 5 samples 100 ms apart, after the settle time, before the load",
+		"Peak RSS":           "largest sample during the load (every 100 ms)",
+		"RSS after load":     "sampled right after the load",
+		"Server CPU/request": "the server's user + system CPU time during the load over the requests",
 	}
-	for _, name := range []string{"Startup", "Idle RSS", "RSS after load"} {
+	for _, name := range []string{"Startup", "Idle RSS", "Peak RSS", "RSS after load", "Server CPU/request"} {
 		if v, ok := spanOf(runs, name); ok {
 			rows = append(rows, []string{name, v, hows[name]})
 		}
