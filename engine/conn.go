@@ -190,7 +190,9 @@ func (c *conn) complete(t ticket, start time.Time, status int) {
 	c.served++
 	c.takeBytes()
 	c.worker.done.Add(1)
-	if c.run.cfg.Expect.active() {
+	// A status >= 400 is already a status error: a response counts in
+	// one class only.
+	if c.run.cfg.Expect.active() && status < 400 {
 		if why := c.run.cfg.Expect.check(status, c.body); why != "" {
 			c.worker.addError(c.phase, stats.Validation, why)
 		}

@@ -130,6 +130,8 @@ func (c *Config) Validate() error {
 		return errors.New("pipeline: pipelining needs keep-alive connections")
 	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
 		return errors.New("warmup: negative")
+	case c.Warmup > 0 && c.Requests > 0 && len(c.Rates) == 0:
+		return errors.New("warmup: with a request count, warm up by count (--warmup-requests)")
 	}
 	return c.validateRates()
 }
@@ -142,6 +144,9 @@ func (c *Config) validateRates() error {
 	for _, r := range c.Rates {
 		if !(r > 0) || r > MaxRate {
 			return fmt.Errorf("rate: %g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
+		}
+		if r*c.Duration.Seconds() < 1 {
+			return fmt.Errorf("rate: %g requests/s for %v is less than one request; lengthen -d", r, c.Duration)
 		}
 	}
 	switch {

@@ -196,7 +196,7 @@ func TestUnreachableTarget(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 503}, Body: []byte("hello world")})
+	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 201}, Body: []byte("hello world")})
 	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}, Body: []byte("world")}})
 	if res.Errors.Validation != 5 || res.Requests != 10 {
 		t.Errorf("validation errors %d of %d responses, want 5 of 10", res.Errors.Validation, res.Requests)

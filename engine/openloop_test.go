@@ -161,3 +161,30 @@ func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
 		t.Errorf("Req/Sec %+v: a sample holds the warm-up", res.ThreadRate)
 	}
 }
+
+func TestWarmupByCountStartsTheClockAtTheFirstMeasuredRequest(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
+	plain := load(t, srv, Config{Requests: 30, Connections: 1})
+	warmed := load(t, srv, Config{Requests: 30, WarmupRequests: 30, Connections: 1})
+	// Same load, same server: the warm-up must not lengthen the measured time.
+	if warmed.Requests != 30 || warmed.DurationS > 1.5*plain.DurationS {
+		t.Errorf("%d requests in %.3fs after a warm-up, %.3fs without", warmed.Requests, warmed.DurationS, plain.DurationS)
+	}
+}
+
+func TestOpenLoopLastsItsSchedule(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	res := load(t, srv, Config{Rates: []float64{4}, Duration: time.Second, Connections: 2})
+	// The last of 4 requests is due at 0.75 s; the stage lasts 1 s.
+	if res.Requests != 4 || res.DurationS < 1 || res.RequestsPerS > 4.01 {
+		t.Errorf("%d requests in %.3fs, %.2f/s: want 4 over the whole second", res.Requests, res.DurationS, res.RequestsPerS)
+	}
+}
+
+func TestAResponseCountsInOneClassOnly(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Status: []int{500}})
+	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}}})
+	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
+		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
+	}
+}

@@ -29,7 +29,11 @@ func (s *sampler) report(now time.Time) {
 		return
 	}
 	s.progress = now
-	p := Progress{Elapsed: now.Sub(s.from), Planned: s.run.planned(), Limit: s.run.cfg.Requests,
+	from := s.run.measureFrom()
+	if from.IsZero() {
+		from = now
+	}
+	p := Progress{Elapsed: now.Sub(from), Planned: s.run.planned(), Limit: s.run.cfg.Requests,
 		Rate: float64(s.last.Requests), P50: micros(s.last.Latency.P50), P99: micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()

@@ -38,7 +38,11 @@ type run struct {
 	limit   int64        // warm-up plus measured requests with -n; 0: no limit
 	issued  atomic.Int64 // requests handed out (open loop, or limited closed loop)
 	warming atomic.Bool  // a closed-loop warm-up by time is under way
-	halted  atomic.Bool  // set once, when the run stops
+	// measured is when the measurement began (Unix ns), 0 until then: the
+	// end of a timed warm-up, or the first measured request after a
+	// warm-up by count.
+	measured atomic.Int64
+	halted   atomic.Bool // set once, when the run stops
 
 	mu   sync.Mutex            // guards open
 	open map[net.Conn]struct{} // connections to wake when the run stops
@@ -113,14 +117,23 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	debug.FreeOSMemory()
 	defer debug.SetGCPercent(debug.SetGCPercent(runGCPercent))
 	r.start = time.Now()
-	measureFrom := r.start.Add(cfg.Warmup)
+	if cfg.WarmupRequests == 0 { // else the first measured request starts the clock
+		r.measured.Store(r.start.Add(cfg.Warmup).UnixNano())
+	}
 	if cfg.Warmup > 0 && r.sched == nil {
 		r.warming.Store(true)
 		defer time.AfterFunc(cfg.Warmup, func() { r.warming.Store(false) }).Stop()
 	}
-	s := startSampler(r, workers, measureFrom)
+	s := startSampler(r, workers)
 	cpu0 := cpuTime()
 	end := r.drive(ctx, conns)
+	if r.sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
+		end = later(end, r.start.Add(r.sched.end))
+	}
+	measureFrom := r.measureFrom()
+	if measureFrom.IsZero() {
+		measureFrom = end // nothing was measured
+	}
 	elapsed := max(end.Sub(measureFrom), 0)
 	sampled := s.stop()
 	res := r.result(workers, elapsed, sampled.rates)
@@ -175,6 +188,11 @@ func (r *run) openAll(conns []*conn) error {
 			nc, err := r.dialer.open(r.ctx)
 			if err != nil {
 				once.Do(func() { firstErr = err })
+				return
+			}
+			if r.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
+				nc.Close()
+				opened.Add(1)
 				return
 			}
 			if !r.register(nc) {
@@ -257,4 +275,19 @@ func recorders(ws []*worker, phases ...int) []*stats.Recorder {
 		}
 	}
 	return recs
+}
+
+// measureFrom is when the measurement began, zero if it has not yet.
+func (r *run) measureFrom() time.Time {
+	if n := r.measured.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -21,7 +21,6 @@ const progressEvery = 250 * time.Millisecond
 type sampler struct {
 	run     *run
 	workers []*worker
-	from    time.Time
 	done    chan struct{}
 	out     chan samples
 
@@ -30,15 +29,21 @@ type sampler struct {
 	progress time.Time    // when progress was last reported
 }
 
+// warming reports whether the measurement has not begun by now.
+func (s *sampler) warming(now time.Time) bool {
+	from := s.run.measureFrom()
+	return from.IsZero() || now.Before(from)
+}
+
 // samples is what the sampler hands back at the end.
 type samples struct {
 	rates    []float64
 	timeline []stats.Second
 }
 
-func startSampler(r *run, workers []*worker, from time.Time) *sampler {
-	s := &sampler{run: r, workers: workers, from: from, done: make(chan struct{}), out: make(chan samples, 1)}
-	s.second.init(from)
+func startSampler(r *run, workers []*worker) *sampler {
+	s := &sampler{run: r, workers: workers, done: make(chan struct{}), out: make(chan samples, 1)}
+	s.second.init()
 	go s.loop(time.Now())
 	return s
 }
@@ -51,7 +56,7 @@ func (s *sampler) loop(last time.Time) {
 	for {
 		select {
 		case now := <-tick.C:
-			if now.Before(s.from) { // warming up: no samples yet
+			if s.warming(now) { // no samples yet
 				appendRates(nil, s.workers, prev, now.Sub(last))
 			} else {
 				out.rates = appendRates(out.rates, s.workers, prev, now.Sub(last))
@@ -73,7 +78,7 @@ func (s *sampler) loop(last time.Time) {
 // tickSecond appends a timeline entry when a second has passed (or, at the
 // end, for the part of a second left).
 func (s *sampler) tickSecond(timeline []stats.Second, now time.Time, final bool) []stats.Second {
-	sec, ok := s.second.take(s.workers, now, final)
+	sec, ok := s.second.take(s.workers, now, final, s.run.measureFrom())
 	if !ok {
 		return timeline
 	}

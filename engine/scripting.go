@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -43,6 +44,9 @@ func (r *run) setupScript(workers []*worker) error {
 	}
 	if r.cfg.Script.Static() {
 		return r.useScriptFields(threads[0])
+	}
+	if r.depth > 1 {
+		return errors.New("pipeline: a script whose request() makes the requests pipelines by returning several; drop --pipeline")
 	}
 	r.dynamic = true
 	r.keepBody = r.keepBody || threads[0].WantsResponse()

@@ -166,3 +166,17 @@ func keys(m map[string]int64) []string {
 	}
 	return out
 }
+
+func TestScriptAndPipelineRefused(t *testing.T) {
+	u, _ := recordingServer(t)
+	cfg := Config{URL: u, Requests: 10, Pipeline: 4, Connections: 1, Threads: 1, Timeout: time.Second}
+	p, err := script.Load(filepath.Join("..", "scripts", "lua", "counter.lua"), nil, ScriptTarget(&cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cfg.Script = p
+	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "pipeline") {
+		t.Errorf("Run = %v, want a pipeline error", err)
+	}
+}

@@ -41,6 +41,8 @@ func (r *run) next(c *conn) (t ticket, ok bool) {
 		t.count = k
 		if i < r.cfg.WarmupRequests {
 			t.phase = warmupPhase
+		} else if r.cfg.WarmupRequests > 0 {
+			r.measured.CompareAndSwap(0, time.Now().UnixNano())
 		}
 	} else if r.warming.Load() {
 		t.phase = warmupPhase

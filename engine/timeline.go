@@ -18,15 +18,16 @@ type timelineState struct {
 	prevBytes int64
 }
 
-func (t *timelineState) init(from time.Time) {
-	t.from, t.next, t.h = from, from.Add(time.Second), stats.NewHistogram()
-}
+func (t *timelineState) init() { t.h = stats.NewHistogram() }
 
 // take returns the second that ended by now (or, when final, what is left
 // of the current one); ok is false when there is none. Before the
 // measurement starts it drains the workers, so the warm-up enters nothing.
-func (t *timelineState) take(workers []*worker, now time.Time, final bool) (sec stats.Second, ok bool) {
-	warming := now.Before(t.from)
+func (t *timelineState) take(workers []*worker, now time.Time, final bool, from time.Time) (sec stats.Second, ok bool) {
+	warming := from.IsZero() || now.Before(from)
+	if !warming && t.next.IsZero() { // the measurement has begun
+		t.from, t.next = from, from.Add(time.Second)
+	}
 	if !warming && !final && now.Before(t.next) {
 		return sec, false
 	}

@@ -47,6 +47,8 @@ func Combine(rs []Result, how Combination) (Result, error) {
 		return Result{}, err
 	}
 	out.combineClient(rs, how)
+	// Rates and lags of separate schedules do not combine into one.
+	out.TargetRate, out.AchievedRate, out.ScheduleLag, out.AttackS, out.WaitS = 0, 0, nil, 0, 0
 	// Each result watched its own server process: their figures stay in
 	// the results (Runs), as a merged process would mean nothing.
 	out.Server = nil

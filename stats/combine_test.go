@@ -126,8 +126,9 @@ func TestCombineOpenAndClosedLoop(t *testing.T) {
 			t.Errorf("combined %d requests, uncorrected %v, err %v", got.Requests, got.LatencyUncorrected, err)
 		}
 	}
+	o.TargetRate = 100
 	got, err := Combine([]Result{o, o}, Sequential)
-	if err != nil || got.LatencyUncorrected == nil || got.LatencyUncorrected.Max < 999 {
+	if err != nil || got.LatencyUncorrected == nil || got.LatencyUncorrected.Max < 999 || got.TargetRate != 0 {
 		t.Errorf("two open-loop results: %+v, %v", got.LatencyUncorrected, err)
 	}
 }

@@ -53,8 +53,13 @@ func (c *compiler) closed(field string, p *Closed) (shape, error) {
 	if sh.duration == 0 && sh.requests <= 0 {
 		return sh, c.pos.errorf(field+".duration", "give a duration or a count of requests")
 	}
-	sh.warmup, err = c.duration(field+".warmup", p.Warmup, 0)
-	return sh, err
+	if sh.warmup, err = c.duration(field+".warmup", p.Warmup, 0); err != nil {
+		return sh, err
+	}
+	if sh.warmup > 0 && sh.requests > 0 {
+		return sh, c.pos.errorf(field+".warmup", "a timed warm-up needs a duration, not a count of requests (use the sequential shape's warmup count)")
+	}
+	return sh, nil
 }
 
 func (c *compiler) open(field string, p *Open) (shape, error) {

@@ -45,8 +45,8 @@ func normalizeArgs(args []string, spec flagSpec, commands map[string]bool) []str
 // a value, and whether that value is the next argument.
 func splitFlag(a string, spec flagSpec) (tokens []string, value, takesNext bool) {
 	name := strings.TrimLeft(a, "-")
-	if name, value, ok := strings.Cut(name, "="); ok {
-		return []string{spec.spell(name) + "=" + value}, true, false
+	if flag, value, ok := strings.Cut(name, "="); ok && (spec.values[flag] || spec.bools[flag]) {
+		return []string{spec.spell(flag) + "=" + value}, true, false
 	}
 	if spec.values[name] {
 		return []string{spec.spell(name)}, true, true

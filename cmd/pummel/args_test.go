@@ -32,6 +32,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"unknown flag left for the parser", []string{"-x", "u"}, []string{"-x", "u"}},
 		{"after double dash untouched", []string{"u", "--", "-c", "1"}, []string{"u", "--", "-c", "1"}},
 		{"value flag at the end", []string{"u", "-c"}, []string{"--connections", "u"}},
+		{"attached value holding '='", []string{"-HCookie: a=b", "u"}, []string{"--header", "Cookie: a=b", "u"}},
 		{"single dash is positional", []string{"-"}, []string{"-"}},
 		{"empty", nil, nil},
 	}

@@ -63,6 +63,9 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 			spec.LogPath = fmt.Sprintf("%s.%d", spec.LogPath, i+1)
 		}
 		res, err := l.execRun(ctx, cfg, spec, plan.watch)
+		if err != nil && ctx.Err() != nil && len(runs) > 0 {
+			break // interrupted between runs: report the runs done
+		}
 		if err != nil {
 			return res, err
 		}
@@ -72,9 +75,11 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 		}
 	}
 	if len(runs) == 1 {
+		runs[0].Interrupted = runs[0].Interrupted || ctx.Err() != nil
 		return runs[0], nil
 	}
 	all, err := stats.Combine(runs, stats.Sequential)
+	all.Interrupted = all.Interrupted || ctx.Err() != nil
 	if err != nil {
 		return all, exitError{exitFailed, err.Error()}
 	}
