@@ -118,24 +118,12 @@ func (r *Recorder) recordLatency(ns int64) {
 	}
 }
 
-// AddError counts one failed request of the given class and cause.
-func (r *Recorder) AddError(class ErrorClass, cause string) {
-	r.AddErrors(class, cause, 1)
-}
-
 // AddErrors counts n failed requests of the given class and cause.
 func (r *Recorder) AddErrors(class ErrorClass, cause string, n int64) {
 	r.errors[class] += n
 	if cause != "" {
 		r.causes[Cause{class, cause}] += n
 	}
-}
-
-// AddBytes counts bytes that belong to no completed response (a request
-// that failed after part of it was written or read).
-func (r *Recorder) AddBytes(read, written int64) {
-	r.bytesRead += read
-	r.bytesWritten += written
 }
 
 // AddReconnect counts a connection the server closed cleanly between

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/urfave/cli/v2"
 )
@@ -10,7 +12,7 @@ import (
 // and errors name the flag.
 func loadFlags(o *options) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "connections", Aliases: []string{"c"}, Value: "50", Destination: &o.connections, Usage: "keep-alive `N` connections held open for the whole run (k/M suffixes)"},
+		&cli.StringFlag{Name: "connections", Aliases: []string{"c"}, Value: strconv.Itoa(engine.DefaultConnections), Destination: &o.connections, Usage: "keep-alive `N` connections held open for the whole run (k/M suffixes)"},
 		&cli.StringFlag{Name: "threads", Aliases: []string{"t"}, Destination: &o.threads, Usage: "`N` workers the connections are spread over (default: CPUs, at most -c)"},
 		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds; default 10s unless -n)"},
 		&cli.StringFlag{Name: "requests", Aliases: []string{"n"}, Destination: &o.requests, Usage: "stop after exactly `N` requests (with -d, whichever comes first)"},
