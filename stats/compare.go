@@ -113,7 +113,5 @@ func WriteComparison(w io.Writer, base, next []Result) error {
 
 // WriteComparisonMarkdown writes the same comparison as a markdown table.
 func WriteComparisonMarkdown(w io.Writer, base, next []Result) error {
-	ew := &errWriter{w: w}
-	writeTable(ew, []string{"Metric", "Base", "New", "New/Base"}, []string{"---", "---:", "---:", "---:"}, comparisonRows(base, next))
-	return ew.err
+	return MarkdownTable(w, []string{"Metric", "Base", "New", "New/Base"}, []string{"---", "---:", "---:", "---:"}, comparisonRows(base, next))
 }

@@ -1,5 +1,7 @@
 package stats
 
+import "io"
+
 // FormatTime formats microseconds with wrk's time units ("635.91us",
 // "1.50ms", "2.25s"), for renderers outside this package.
 func FormatTime(us float64) string { return formatTimeUs(us) }
@@ -14,3 +16,15 @@ func FormatRate(r float64) string { return groupFloat(r, 2) }
 // EnvironmentLine describes e on one line, leaving out what is unknown:
 // "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory, kernel 6.8.0, …".
 func EnvironmentLine(e Environment) string { return environmentLine(e) }
+
+// MarkdownTable writes a GitHub table: aligns holds each column's
+// delimiter ("---", "---:"); cells are kept to one line with "|" escaped.
+func MarkdownTable(w io.Writer, header, aligns []string, rows [][]string) error {
+	ew := &errWriter{w: w}
+	writeTable(ew, header, aligns, rows)
+	return ew.err
+}
+
+// OneLine folds every run of white space in s, line breaks included, into
+// one space.
+func OneLine(s string) string { return oneLine(s) }

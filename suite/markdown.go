@@ -16,7 +16,7 @@ import (
 // the environment.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	mw := &markdownWriter{w: w}
-	mw.printf("## %s\n\n%s\n", oneLine(r.Name), runsSentence(r))
+	mw.printf("## %s\n\n%s\n", stats.OneLine(r.Name), runsSentence(r))
 	mw.notes(r)
 	mw.printf("\n### Startup and idle memory\n\n")
 	mw.table([]string{"Mode", "Runs", "Startup min", "Startup median", "Startup max", "Idle RSS min", "Idle RSS median", "Idle RSS max", "RSS after (median)"},
@@ -54,7 +54,7 @@ func (mw *markdownWriter) notes(r *Report) {
 		mw.printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", plural(len(r.Runs), "run"))
 	}
 	if r.Error != "" {
-		mw.printf("\n**Stopped early:** %s\n", oneLine(r.Error))
+		mw.printf("\n**Stopped early:** %s\n", stats.OneLine(r.Error))
 	}
 	if r.CheckFailures > 0 {
 		mw.printf("\n**Check failures: %s** (see the operations below).\n", stats.FormatCount(r.CheckFailures))
@@ -87,7 +87,7 @@ func bytesOrDash(n float64) string {
 
 // operation writes one operation's heading, request, load and table.
 func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
-	mw.printf("\n### %s\n\n`%s %s`: %s.", oneLine(op.Name), op.Method, oneLine(op.URL), op.Load)
+	mw.printf("\n### %s\n\n`%s %s`: %s.", stats.OneLine(op.Name), op.Method, stats.OneLine(op.URL), op.Load)
 	if op.DependsOn != "" {
 		mw.printf(" Depends on %s: skipped in a run where %s failed a check.", op.DependsOn, op.DependsOn)
 	}
@@ -103,7 +103,7 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, stats.FormatCount(s.CheckCauses[cause]), cause))
 		}
 		for _, w := range s.Warnings {
-			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, oneLine(w)))
+			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, stats.OneLine(w)))
 		}
 	}
 	mw.table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},

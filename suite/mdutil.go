@@ -3,7 +3,8 @@ package suite
 import (
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // markdownWriter writes markdown, keeping the first write error.
@@ -20,19 +21,7 @@ func (mw *markdownWriter) printf(format string, args ...any) {
 
 // table writes a GitHub table; aligns holds each column's delimiter.
 func (mw *markdownWriter) table(header, aligns []string, rows [][]string) {
-	mw.printf("| %s |\n|%s|\n", strings.Join(cells(header), " | "), strings.Join(aligns, "|"))
-	for _, row := range rows {
-		mw.printf("| %s |\n", strings.Join(cells(row), " | "))
+	if mw.err == nil {
+		mw.err = stats.MarkdownTable(mw.w, header, aligns, rows)
 	}
 }
-
-// cells escapes text for table cells.
-func cells(row []string) []string {
-	out := make([]string, len(row))
-	for i, cell := range row {
-		out[i] = strings.ReplaceAll(oneLine(cell), "|", `\|`)
-	}
-	return out
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
