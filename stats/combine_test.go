@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/golden"
 )
 
 // recorded returns a recorder holding the given latencies (all 200s).
@@ -78,8 +80,8 @@ func TestComparisonGolden(t *testing.T) {
 	if err := WriteComparisonMarkdown(&md, base, next); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "compare.txt.golden", txt.Bytes())
-	checkGolden(t, "compare.md.golden", md.Bytes())
+	golden.Check(t, "compare.txt.golden", txt.Bytes())
+	golden.Check(t, "compare.md.golden", md.Bytes())
 }
 
 func TestCombineTimelines(t *testing.T) {

@@ -3,14 +3,11 @@ package stats
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the renderers' current output")
+	"github.com/pummel-dev/pummel/internal/golden"
+)
 
 // fixtures are the results every renderer is pinned on, each with the
 // text options its golden file was written with.
@@ -169,27 +166,9 @@ func TestRenderersGolden(t *testing.T) {
 				if s := b.String(); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
 					t.Errorf("%s output holds NaN or Inf:\n%s", out.ext, s)
 				}
-				checkGolden(t, f.name+"."+out.ext+".golden", b.Bytes())
+				golden.Check(t, f.name+"."+out.ext+".golden", b.Bytes())
 			}
 		})
-	}
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 

@@ -3,16 +3,12 @@ package suite
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/pummel-dev/pummel/internal/golden"
 	"github.com/pummel-dev/pummel/stats"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the renderers' current output")
 
 // fixedResult is an operation's result with the given latencies (in
 // microseconds), built by hand so that every figure is known.
@@ -93,7 +89,7 @@ func TestRenderersGolden(t *testing.T) {
 		if err := tt.write(&b, rep); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", tt.file), b.Bytes())
+		golden.Check(t, tt.file, b.Bytes())
 	}
 }
 
@@ -123,21 +119,3 @@ func TestSummary(t *testing.T) {
 
 // near reports whether a is within 0.1% of b: histogram precision.
 func near(a, b float64) bool { return math.Abs(a-b) <= 0.001*math.Abs(b) }
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
