@@ -160,6 +160,11 @@ func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
 	if res.ThreadRate.Samples == 0 || res.ThreadRate.Max > 3*res.ThreadRate.Mean {
 		t.Errorf("Req/Sec %+v: a sample holds the warm-up", res.ThreadRate)
 	}
+	// One worker sampled every 100 ms over 0.5 s measured: about 5 samples,
+	// not the 10 that taking in the 0.5 s warm-up would give.
+	if res.ThreadRate.Samples > 7 {
+		t.Errorf("Req/Sec has %d samples: the warm-up was sampled", res.ThreadRate.Samples)
+	}
 }
 
 func TestWarmupByCountStartsTheClockAtTheFirstMeasuredRequest(t *testing.T) {
