@@ -42,20 +42,35 @@ func recordingServer(t *testing.T) (*url.URL, func() []seen) {
 	return u, func() []seen { mu.Lock(); defer mu.Unlock(); return append([]seen(nil), got...) }
 }
 
-// scripted runs cfg with the example script name and its args.
-func runScript(t *testing.T, cfg Config, name string, args ...string) {
+// example is the path of an example script in scripts/lua.
+func example(name string) string { return filepath.Join("..", "scripts", "lua", name) }
+
+// withScript loads the script at path into cfg.Script, closed when the test ends.
+func withScript(t *testing.T, cfg *Config, path string, args ...string) *script.Program {
+	t.Helper()
+	p, err := script.Load(path, args, ScriptTarget(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	cfg.Script = p
+	return p
+}
+
+type runOutcome struct {
+	responses, ended int64
+	done             string
+}
+
+// runScript runs cfg with the example script name and its args, then done().
+func runScript(t *testing.T, cfg Config, name string, args ...string) runOutcome {
 	t.Helper()
 	cfg.Threads, cfg.Timeout = max(cfg.Threads, 1), 5*time.Second
 	cfg.Connections = max(cfg.Connections, cfg.Threads)
 	if cfg.Duration == 0 && cfg.Requests == 0 {
 		cfg.Duration = 10 * time.Second
 	}
-	p, err := script.Load(filepath.Join("..", "scripts", "lua", name), args, ScriptTarget(&cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cfg.Script = p
+	p := withScript(t, &cfg, example(name), args...)
 	res, err := Run(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -64,15 +79,8 @@ func runScript(t *testing.T, cfg Config, name string, args ...string) {
 	if err := ScriptDone(p, res, &out); err != nil {
 		t.Fatal(err)
 	}
-	lastRun = runOutcome{res.Requests, ended(res), out.String()}
+	return runOutcome{res.Requests, ended(res), out.String()}
 }
-
-type runOutcome struct {
-	responses, ended int64
-	done             string
-}
-
-var lastRun runOutcome
 
 func TestScripts(t *testing.T) {
 	tests := []struct {
@@ -111,9 +119,9 @@ func TestScripts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			u, got := recordingServer(t)
 			tt.cfg.URL = u
-			runScript(t, tt.cfg, tt.file, tt.args...)
-			if n := int64(len(got())); lastRun.responses != tt.cfg.Requests || n != tt.cfg.Requests {
-				t.Errorf("responses %d, server saw %d, want %d", lastRun.responses, n, tt.cfg.Requests)
+			run := runScript(t, tt.cfg, tt.file, tt.args...)
+			if n := int64(len(got())); run.responses != tt.cfg.Requests || n != tt.cfg.Requests {
+				t.Errorf("responses %d, server saw %d, want %d", run.responses, n, tt.cfg.Requests)
 			}
 			if tt.check != nil {
 				tt.check(t, got())
@@ -125,14 +133,14 @@ func TestScripts(t *testing.T) {
 func TestScriptStopAndDone(t *testing.T) {
 	u, _ := recordingServer(t)
 	began := time.Now()
-	runScript(t, Config{URL: u, Duration: 20 * time.Second, Connections: 2, Threads: 2}, "stop.lua", "10")
+	run := runScript(t, Config{URL: u, Duration: 20 * time.Second, Connections: 2, Threads: 2}, "stop.lua", "10")
 	// Each thread stops after 10 responses; a request in flight may finish.
-	if lastRun.responses < 20 || lastRun.responses > 22 || time.Since(began) > 10*time.Second {
-		t.Errorf("%d responses in %v: want about 20, and an early end", lastRun.responses, time.Since(began))
+	if run.responses < 20 || run.responses > 22 || time.Since(began) > 10*time.Second {
+		t.Errorf("%d responses in %v: want about 20, and an early end", run.responses, time.Since(began))
 	}
-	runScript(t, Config{URL: u, Requests: 50, Connections: 2}, "report.lua")
-	if !regexp.MustCompile(`(?m)^percentile,latency_us\n50,\d+\n`).MatchString(lastRun.done) {
-		t.Errorf("done() printed %q, want a CSV of percentiles", lastRun.done)
+	report := runScript(t, Config{URL: u, Requests: 50, Connections: 2}, "report.lua")
+	if !regexp.MustCompile(`(?m)^percentile,latency_us\n50,\d+\n`).MatchString(report.done) {
+		t.Errorf("done() printed %q, want a CSV of percentiles", report.done)
 	}
 }
 
@@ -144,12 +152,7 @@ func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
 	}
 	u, _ := recordingServer(t)
 	cfg := Config{URL: u, Requests: 10, Connections: 1, Threads: 1, Timeout: 5 * time.Second}
-	p, err := script.Load(path, nil, ScriptTarget(&cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cfg.Script = p
+	withScript(t, &cfg, path)
 	res, err := Run(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -170,12 +173,7 @@ func keys(m map[string]int64) []string {
 func TestScriptAndPipelineRefused(t *testing.T) {
 	u, _ := recordingServer(t)
 	cfg := Config{URL: u, Requests: 10, Pipeline: 4, Connections: 1, Threads: 1, Timeout: time.Second}
-	p, err := script.Load(filepath.Join("..", "scripts", "lua", "counter.lua"), nil, ScriptTarget(&cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cfg.Script = p
+	withScript(t, &cfg, example("counter.lua"))
 	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "pipeline") {
 		t.Errorf("Run = %v, want a pipeline error", err)
 	}
