@@ -152,31 +152,26 @@ func (l *loader) write(res stats.Result) error {
 }
 
 func writeFile(path string, res stats.Result, o *options) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	err = renderers[formatOf(path)](f, res, o)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	return nil
+	return createFile("-o", path, func(w io.Writer) error { return renderers[formatOf(path)](w, res, o) })
 }
 
 func writeHdrLog(path string, res stats.Result) error {
+	return createFile("--hdr-log", path, func(w io.Writer) error { return stats.WriteHdrLog(w, res) })
+}
+
+// createFile creates path and fills it with write; an error names the flag
+// that asked for the file, and the path.
+func createFile(flag, path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--hdr-log %s: %w", path, err)
+		return fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	err = stats.WriteHdrLog(f, res)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("--hdr-log %s: %w", path, err)
+		return fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return nil
 }

@@ -101,16 +101,5 @@ func writeSuite(rep *suite.Report, dir string, stdout io.Writer) error {
 }
 
 func writeReportFile(path string, rep *suite.Report, write func(io.Writer, *suite.Report) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("-o: %w", err)
-	}
-	err = write(f, rep)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	return nil
+	return createFile("-o", path, func(w io.Writer) error { return write(w, rep) })
 }
