@@ -12,11 +12,12 @@ import (
 const SaturationThreshold = 0.9
 
 // clientUsage describes pummel's own CPU use over a measured span: cpu is
-// the process's CPU time in it, wall its length. runtime.NumCPU counts the
+// the process's CPU time in it, wall its length. A span shorter than
+// stats.MinUsageSpan gets no share, and so never a saturation warning. runtime.NumCPU counts the
 // CPUs the process may run on (its affinity mask, as taskset sets it).
 func clientUsage(cpu, wall time.Duration) stats.ClientUsage {
 	u := stats.ClientUsage{CPUs: runtime.NumCPU(), CPUSeconds: cpu.Seconds()}
-	if wall > 0 && cpu > 0 {
+	if wall >= stats.MinUsageSpan && cpu > 0 {
 		u.CPUPercent = 100 * cpu.Seconds() / wall.Seconds() / float64(u.CPUs)
 		u.Saturated = u.CPUPercent >= 100*SaturationThreshold
 	}

@@ -19,6 +19,7 @@ func TestClientUsage(t *testing.T) {
 		{"just under", time.Duration(cpus) * 899 * time.Millisecond, time.Second, false},
 		{"saturated", time.Duration(cpus) * 950 * time.Millisecond, time.Second, true},
 		{"no time measured", time.Second, 0, false},
+		{"too short to judge", time.Duration(cpus) * 20 * time.Millisecond, time.Millisecond, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -224,12 +224,13 @@ func allOpenLoop(rs []Result) bool {
 // combineClient recomputes the client's CPU share over the combined time
 // and warns once if it was saturated.
 func (out *Result) combineClient(rs []Result, how Combination) {
-	var busy float64 // CPU-seconds the CPUs had over the measured time
+	var busy, span float64 // CPU-seconds the CPUs had over the measured time, and that time
 	for _, r := range rs {
 		busy += r.DurationS * float64(max(r.Client.CPUs, 1))
+		span += r.DurationS
 	}
-	if how == Parallel || busy == 0 {
-		return // separate clients: one share would mean nothing
+	if how == Parallel || span < MinUsageSpan.Seconds() {
+		return // separate clients, whose one share would mean nothing; or too short
 	}
 	out.Client.CPUPercent = 100 * out.Client.CPUSeconds / busy
 	out.Client.Saturated = out.Client.CPUPercent >= 90

@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,5 +147,20 @@ func TestCombineWarnsOnceAboutASaturatedClient(t *testing.T) {
 	}
 	if math.Abs(got.Client.CPUPercent-95) > 1e-9 || !got.Client.Saturated || len(got.Warnings) != 2 || got.Server != nil {
 		t.Errorf("client %+v, warnings %q, server %v: want 95%%, one saturation warning, no merged server", got.Client, got.Warnings, got.Server)
+	}
+}
+
+func TestCombineComputesNoCPUShareOverTooShortATime(t *testing.T) {
+	r := Merge([]*Recorder{recorded(time.Millisecond)}, 50*time.Millisecond, nil)
+	r.Client = ClientUsage{CPUSeconds: 0.2, CPUs: 1} // 400%: the noise of a short span
+	got, err := Combine([]Result{r, r}, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Client.CPUPercent != 0 || got.Client.Saturated || len(got.Warnings) != 0 {
+		t.Errorf("client %+v, warnings %q: want no share and no warning over 0.1s", got.Client, got.Warnings)
+	}
+	if s := got.Client.Summary(); !strings.Contains(s, "too short") {
+		t.Errorf("summary %q", s)
 	}
 }

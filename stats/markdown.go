@@ -57,7 +57,7 @@ func metricRows(r Result) [][]string {
 	}
 	rows = append(rows, []string{"Connections / threads", fmt.Sprintf("%d / %d", c.Connections, c.Threads), conns})
 	if u := r.Client; u.CPUs > 0 {
-		rows = append(rows, []string{"Client CPU", fmt.Sprintf("%.2fs, %.0f%% of %d CPU(s)", u.CPUSeconds, u.CPUPercent, u.CPUs),
+		rows = append(rows, []string{"Client CPU", u.Summary(),
 			"pummel's own user + system CPU time while measuring; at 90% or more the client may be the bottleneck"})
 	}
 	for _, s := range r.Server {

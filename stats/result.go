@@ -1,6 +1,9 @@
 package stats
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Result is the outcome of one load run: plain data, the JSON schema of
 // `pummel -o result.json` field by field. Renderers read only this type.
@@ -149,7 +152,8 @@ type ClientUsage struct {
 	// CPUSeconds is user + system CPU time of the pummel process.
 	CPUSeconds float64 `json:"cpu_s"`
 	// CPUPercent is CPUSeconds over the measured time, as a share of the
-	// CPUs pummel may run on (100 = all of them busy).
+	// CPUs pummel may run on (100 = all of them busy). It is 0 when the
+	// measured time was shorter than MinUsageSpan.
 	CPUPercent float64 `json:"cpu_pct"`
 	// CPUs is how many CPUs pummel may run on.
 	CPUs int `json:"cpus"`
@@ -250,6 +254,22 @@ type Binary struct {
 	// GitDirty is true when that work tree has uncommitted changes to
 	// tracked files.
 	GitDirty bool `json:"git_dirty,omitempty"`
+}
+
+// MinUsageSpan is the shortest measured time over which the client's CPU
+// share is computed. The kernel accounts a running thread's CPU time in
+// scheduler ticks, so a process's CPU time is uncertain by some
+// milliseconds per thread: over a shorter span the share would be noise
+// (a one-request run would show well over 100%).
+const MinUsageSpan = 250 * time.Millisecond
+
+// Summary is the client's CPU use in words: "4.31s, 54% of 2 CPU(s)", or
+// only the seconds when the run was too short to know its share.
+func (u ClientUsage) Summary() string {
+	if u.CPUPercent == 0 {
+		return fmt.Sprintf("%.2fs (the run was too short to compute its share of the %d CPU(s))", u.CPUSeconds, u.CPUs)
+	}
+	return fmt.Sprintf("%.2fs, %.0f%% of %d CPU(s)", u.CPUSeconds, u.CPUPercent, u.CPUs)
 }
 
 // saturationPrefix starts every SaturationWarning.

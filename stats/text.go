@@ -206,7 +206,7 @@ func writeConnections(ew *errWriter, r Result) {
 		ew.printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
 	}
 	if u := r.Client; u.CPUs > 0 {
-		ew.printf("Client CPU: %.2fs, %.0f%% of %d CPU(s)\n", u.CPUSeconds, u.CPUPercent, u.CPUs)
+		ew.printf("Client CPU: %s\n", u.Summary())
 	}
 }
 
