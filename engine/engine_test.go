@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"net/url"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,6 +194,27 @@ func TestUnreachableTarget(t *testing.T) {
 	_, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Duration: time.Second, Timeout: time.Second})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("Run = %v, want ErrUnreachable", err)
+	}
+}
+
+func TestUnansweredDialsEndTheRunAfterOneTimeout(t *testing.T) {
+	// A target that never answers a SYN: each dial lasts its timeout. After
+	// the first wave of dials fails, the rest must not be tried one wave
+	// after another (10,000 connections would take 40 timeouts).
+	var dials atomic.Int64
+	blackhole := func(ctx context.Context, _, _ string) (net.Conn, error) {
+		dials.Add(1)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	u := &url.URL{Scheme: "http", Host: "192.0.2.1:80", Path: "/"}
+	cfg := Config{URL: u, Connections: 4 * dialers, Threads: 1, Duration: time.Second, Timeout: 50 * time.Millisecond, Dial: blackhole}
+	_, err := Run(t.Context(), cfg)
+	if !errors.Is(err, ErrUnreachable) {
+		t.Errorf("Run = %v, want ErrUnreachable", err)
+	}
+	if n := dials.Load(); n > dialers {
+		t.Errorf("%d dials for %d connections to a silent target, want at most %d (one wave)", n, cfg.Connections, dialers)
 	}
 }
 
