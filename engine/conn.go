@@ -50,7 +50,7 @@ type conn struct {
 }
 
 func newConn(r *run, w *worker) *conn {
-	c := &conn{run: r, worker: w, wire: &wire{}}
+	c := &conn{run: r, worker: w, wire: &wire{fd: -1}}
 	c.br = bufio.NewReaderSize(c.wire, r.cfg.readBufferSize())
 	c.hdr.DisableNormalizing()
 	return c
@@ -171,6 +171,7 @@ func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, fai
 		runtime.Gosched()
 	}
 	for i := range k {
+		c.wire.direct = c.br.Buffered() == 0
 		status, closeConn, f := c.readResponse()
 		if f.failed() {
 			return i, f
@@ -250,7 +251,7 @@ func (c *conn) open() failure {
 // attach makes nc the connection's socket.
 func (c *conn) attach(nc net.Conn) {
 	c.nc, c.served, c.deadline = nc, 0, time.Time{}
-	c.wire.conn = nc
+	c.wire.attach(nc)
 	c.br.Reset(c.wire)
 }
 
@@ -259,7 +260,8 @@ func (c *conn) shut() {
 	if c.nc != nil {
 		c.run.unregister(c.nc)
 		c.nc.Close()
-		c.nc, c.wire.conn = nil, nil
+		c.nc = nil
+		c.wire.attach(nil)
 	}
 }
 

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"errors"
+	"io"
+	"net"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// tcpPair returns the two ends of a loopback TCP connection.
+func tcpPair(t *testing.T) (client, server *net.TCPConn) {
+	t.Helper()
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan *net.TCPConn, 1)
+	go func() {
+		c, _ := ln.AcceptTCP()
+		accepted <- c
+	}()
+	client, err = net.DialTCP("tcp", nil, ln.Addr().(*net.TCPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { client.Close(); server.Close() })
+	return client, server
+}
+
+func TestWireDirectIO(t *testing.T) {
+	tests := []struct {
+		name string
+		// peer acts on the server's end once the request has arrived.
+		peer    func(*net.TCPConn)
+		wantN   int
+		wantErr func(error) bool
+	}{
+		{"response there", func(s *net.TCPConn) { s.Write([]byte("hello")) }, 5, nil},
+		{"closed", func(s *net.TCPConn) { s.Close() }, 0, func(err error) bool { return errors.Is(err, io.EOF) }},
+		{"reset", func(s *net.TCPConn) { s.SetLinger(0); s.Close() }, 0, func(err error) bool { return errors.Is(err, syscall.ECONNRESET) }},
+		{"nothing: waits, and the deadline holds", func(*net.TCPConn) {}, 0, isTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !directIO {
+				t.Skip("no direct system calls on this platform")
+			}
+			client, server := tcpPair(t)
+			w := &wire{}
+			w.attach(client)
+			if w.fd < 0 {
+				t.Fatal("a TCP connection got no descriptor for direct calls")
+			}
+			if err := w.send([]byte("ping")); err != nil || w.written != 4 {
+				t.Fatalf("send: %v, %d bytes counted", err, w.written)
+			}
+			got := make([]byte, 4)
+			if _, err := io.ReadFull(server, got); err != nil || string(got) != "ping" {
+				t.Fatalf("server read %q, %v", got, err)
+			}
+			tt.peer(server)
+			time.Sleep(20 * time.Millisecond) // let the peer's bytes or FIN or RST land
+			// A deadline already past fails every read through net.Conn:
+			// what arrived can only be read by the direct call.
+			client.SetReadDeadline(time.Unix(1, 0))
+			w.direct = true
+			n, err := w.Read(make([]byte, 16))
+			if n != tt.wantN || int64(n) != w.read {
+				t.Errorf("read %d bytes (%d counted), want %d", n, w.read, tt.wantN)
+			}
+			if tt.wantErr == nil && err != nil || tt.wantErr != nil && !tt.wantErr(err) {
+				t.Errorf("read error %v", err)
+			}
+			if w.direct {
+				t.Error("direct stays set: only the first read of a response may be direct")
+			}
+		})
+	}
+}
+
+func TestWireWithoutADescriptorUsesTheConn(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	w := &wire{}
+	w.attach(a)
+	if w.fd != -1 {
+		t.Fatalf("a pipe got descriptor %d", w.fd)
+	}
+	go func() {
+		buf := make([]byte, 4)
+		io.ReadFull(b, buf)
+		b.Write([]byte("pong"))
+	}()
+	if err := w.send([]byte("ping")); err != nil {
+		t.Fatal(err)
+	}
+	w.direct = true
+	if n, err := io.ReadFull(w, make([]byte, 4)); n != 4 || err != nil || w.read != 4 || w.written != 4 {
+		t.Errorf("read %d, %v; counted %d read, %d written", n, err, w.read, w.written)
+	}
+}
