@@ -50,7 +50,7 @@ type conn struct {
 }
 
 func newConn(r *run, w *worker) *conn {
-	c := &conn{run: r, worker: w, wire: &wire{fd: -1}}
+	c := &conn{run: r, worker: w, wire: newWire()}
 	c.br = bufio.NewReaderSize(c.wire, r.cfg.readBufferSize())
 	c.hdr.DisableNormalizing()
 	return c
@@ -160,18 +160,8 @@ func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, fai
 	if err := c.wire.send(req); err != nil {
 		return 0, writeFailure(err)
 	}
-	// Yield before reading: the other connections write their requests
-	// meanwhile, and by the time this one reads, its response has usually
-	// arrived. Reading at once would mostly find nothing (a read that
-	// returns EAGAIN, then a wait in the netpoller and a second read): the
-	// yield turns three system calls per request into two, and costs one
-	// goroutine switch. Readiness is still learnt only by reading, so a
-	// close or reset is seen as before.
-	if c.br.Buffered() == 0 {
-		runtime.Gosched()
-	}
 	for i := range k {
-		c.wire.direct = c.br.Buffered() == 0
+		c.awaitResponse()
 		status, closeConn, f := c.readResponse()
 		if f.failed() {
 			return i, f
@@ -189,6 +179,20 @@ func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, fai
 		}
 	}
 	return k, failure{}
+}
+
+// awaitResponse prepares to read a response. When none of it is buffered
+// yet, it first yields: the other connections write their requests or
+// read their responses meanwhile, and by the time this one reads, its
+// response has usually arrived. Reading at once would mostly find nothing
+// (a read that returns EAGAIN, then a wait in the netpoller and a second
+// read): the yield saves a system call per response for a goroutine
+// switch. Readiness is still learnt only by reading, so a close or reset
+// is seen as before.
+func (c *conn) awaitResponse() {
+	if c.br.Buffered() == 0 {
+		runtime.Gosched()
+	}
 }
 
 // complete records one response. Its latency runs from start, the time

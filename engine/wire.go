@@ -11,14 +11,13 @@ import (
 // response reader and counts bytes both ways until they are handed to a
 // batch.
 //
-// On a plain TCP or Unix socket it writes each request, and makes the
-// first read of each response, with a direct system call on the socket:
-// both are non-blocking, so they cannot wait, and skipping the net
-// package's locks, deadline checks and scheduler hand-off saves a
-// noticeable share of the per-request CPU. Anything that would wait (a
-// full send buffer, a response not there yet) and every later read of a
-// response go through net.Conn, which keeps the deadlines and the
-// netpoller: a timeout or the end of the run is noticed as before.
+// On a plain TCP or Unix socket it reads and writes with raw system calls
+// on the socket. Reads go through syscall.RawConn.Read, which keeps the
+// connection's deadlines and waits in the netpoller only when a read finds
+// nothing; writes are one raw call, and only a write that would block
+// goes through net.Conn. Skipping the net package's read and write paths
+// and the scheduler hand-off of a blocking system call (both calls are
+// non-blocking) saves a noticeable share of the per-request CPU.
 //
 // A tempting further saving is to defer the request's write into
 // syscall.RawConn.Read's callback, so that read readiness is armed before
@@ -27,23 +26,37 @@ import (
 // earlier, so a server's FIN that came while the connection sat idle is
 // never seen, and the request waits for its timeout instead of
 // reconnecting. The engine test "silently while idle" catches it. (The
-// engine avoids that read by yielding before it instead; see roundTrip.)
+// engine avoids most of those reads by yielding before them instead; see
+// conn.awaitResponse.)
 type wire struct {
 	conn net.Conn
-	// fd is conn's socket for direct system calls, or -1 (TLS, a custom
-	// dialer's connection, a platform without them).
-	fd int
-	// direct lets the next Read try one direct read first.
-	direct  bool
+	// raw is conn's socket for raw system calls, with fd its descriptor;
+	// nil and -1 for TLS, a custom dialer's connection, or a platform
+	// without them.
+	raw syscall.RawConn
+	fd  int
+	// rawRead is w.readRaw as a func value, made once: a method value made
+	// per call would be allocated per call.
+	rawRead func(fd uintptr) bool
+	// p, n and errno carry one Read's buffer and outcome through rawRead.
+	p       []byte
+	n       int
+	errno   syscall.Errno
 	read    int64 // bytes read, not yet handed to a batch
 	written int64 // bytes written, not yet handed to a batch
 }
 
+func newWire() *wire {
+	w := &wire{fd: -1}
+	w.rawRead = w.readRaw
+	return w
+}
+
 // attach makes nc the stream's connection; nil detaches it.
 func (w *wire) attach(nc net.Conn) {
-	w.conn, w.fd, w.direct = nc, -1, false
+	w.conn, w.raw, w.fd = nc, nil, -1
 	if nc != nil && directIO {
-		w.fd = socketFD(nc)
+		w.raw, w.fd = rawSocket(nc)
 	}
 }
 
@@ -67,22 +80,35 @@ func (w *wire) send(req []byte) error {
 
 // Read reads from the connection, counting bytes.
 func (w *wire) Read(p []byte) (int, error) {
-	if w.direct && w.fd >= 0 && len(p) > 0 {
-		w.direct = false
-		n, err := sysRead(w.fd, p)
-		switch {
-		case err == 0 && n > 0:
-			w.read += int64(n)
-			return n, nil
-		case err == 0:
-			return 0, io.EOF
-		case !wouldBlock(err):
-			return 0, os.NewSyscallError("read", err)
-		}
+	if w.raw == nil || len(p) == 0 {
+		n, err := w.conn.Read(p)
+		w.read += int64(n)
+		return n, err
 	}
-	n, err := w.conn.Read(p)
-	w.read += int64(n)
-	return n, err
+	w.p, w.n, w.errno = p, 0, 0
+	err := w.raw.Read(w.rawRead)
+	w.p = nil
+	switch {
+	case err != nil: // a deadline, or the connection closed under us
+		return 0, err
+	case w.errno != 0:
+		return 0, os.NewSyscallError("read", w.errno)
+	case w.n == 0:
+		return 0, io.EOF
+	}
+	w.read += int64(w.n)
+	return w.n, nil
+}
+
+// readRaw is RawConn.Read's callback: one raw read, or false to wait for
+// the socket to become readable when there is nothing to read yet.
+func (w *wire) readRaw(fd uintptr) bool {
+	n, err := sysRead(int(fd), w.p)
+	if wouldBlock(err) {
+		return false
+	}
+	w.n, w.errno = n, err
+	return true
 }
 
 // wouldBlock reports whether a direct call found nothing to do at once;
@@ -91,11 +117,11 @@ func wouldBlock(err syscall.Errno) bool {
 	return err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err == syscall.EINTR
 }
 
-// socketFD returns nc's socket descriptor when direct system calls on it
-// are safe: a plain TCP or Unix stream connection. The descriptor stays
+// rawSocket returns nc's socket and descriptor when raw system calls on
+// it are safe: a plain TCP or Unix stream connection. The descriptor stays
 // valid until the connection's own goroutine closes it (the run stops
 // connections with deadlines, never by closing them).
-func socketFD(nc net.Conn) int {
+func rawSocket(nc net.Conn) (syscall.RawConn, int) {
 	var sc syscall.Conn
 	switch c := nc.(type) {
 	case *net.TCPConn:
@@ -103,15 +129,15 @@ func socketFD(nc net.Conn) int {
 	case *net.UnixConn:
 		sc = c
 	default:
-		return -1
+		return nil, -1
 	}
 	raw, err := sc.SyscallConn()
 	if err != nil {
-		return -1
+		return nil, -1
 	}
 	fd := -1
 	if raw.Control(func(s uintptr) { fd = int(s) }) != nil {
-		return -1
+		return nil, -1
 	}
-	return fd
+	return raw, fd
 }
