@@ -192,6 +192,7 @@ func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, fai
 func (c *conn) awaitResponse() {
 	if c.br.Buffered() == 0 {
 		runtime.Gosched()
+		c.wire.direct = true
 	}
 }
 

@@ -107,3 +107,23 @@ func TestWireWithoutADescriptorUsesTheConn(t *testing.T) {
 		t.Errorf("read %d, %v; counted %d read, %d written", n, err, w.read, w.written)
 	}
 }
+
+func TestWireDeadlineHoldsForEveryReadButAResponsesFirst(t *testing.T) {
+	if !directIO {
+		t.Skip("no raw system calls on this platform")
+	}
+	client, server := tcpPair(t)
+	w := newWire()
+	w.attach(client)
+	w.conn = netConnUnused{client}
+	server.Write([]byte("first part, second part"))
+	time.Sleep(20 * time.Millisecond) // let the bytes land
+	client.SetReadDeadline(time.Unix(1, 0))
+	w.direct = true // the start of a response
+	if n, err := w.Read(make([]byte, 11)); n != 11 || err != nil {
+		t.Fatalf("first read of a response: %d, %v; want 11 bytes despite the past deadline", n, err)
+	}
+	if n, err := w.Read(make([]byte, 16)); n != 0 || !isTimeout(err) {
+		t.Errorf("later read: %d, %v; want the deadline's timeout", n, err)
+	}
+}
