@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
-	"github.com/valyala/fasthttp"
 )
 
 // Backoff bounds for redialing after a failed dial, so that a dead server
@@ -29,7 +29,6 @@ type conn struct {
 	nc     net.Conn // nil while disconnected
 	wire   *wire    // nc's byte stream, feeding br
 	br     *bufio.Reader
-	hdr    fasthttp.ResponseHeader
 	body   []byte // the last body, kept only for --expect-body
 	batch  stats.Batch
 	phase  int         // the phase of the request in hand, and of batch's outcomes
@@ -38,6 +37,9 @@ type conn struct {
 	// where each request in it ends.
 	scriptBuf []byte
 	ends      []int
+	// scriptHeaders are the last response's headers, for the script's
+	// response() only.
+	scriptHeaders []script.Header
 	// batchSince is when the batch's first outcome was added.
 	batchSince time.Time
 	served     int // responses on the current connection
@@ -52,7 +54,6 @@ type conn struct {
 func newConn(r *run, w *worker) *conn {
 	c := &conn{run: r, worker: w, wire: newWire()}
 	c.br = bufio.NewReaderSize(c.wire, r.cfg.readBufferSize())
-	c.hdr.DisableNormalizing()
 	return c
 }
 

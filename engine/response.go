@@ -23,41 +23,62 @@ const maxReadBufferSize = 64 << 10
 // needs them, so a 1 MiB body costs no memory. It returns the status and
 // whether the connection must be closed afterwards.
 func (c *conn) readResponse() (status int, closeConn bool, f failure) {
+	h := headers.Get().(*fasthttp.ResponseHeader)
+	status, closeConn, f = c.readResponseWith(h)
+	headers.Put(h)
+	return status, closeConn, f
+}
+
+// headers holds response header parsers between responses. A connection
+// needs one only while it reads a response: pooling them keeps 10,000
+// connections from holding 10,000 parsers (about 600 bytes each, with
+// their buffers), and the few in use stay in the CPU's cache.
+var headers = sync.Pool{New: func() any {
+	h := new(fasthttp.ResponseHeader)
+	h.DisableNormalizing()
+	return h
+}}
+
+func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeConn bool, f failure) {
 	for {
 		// Peek first: fasthttp reports any error before the first byte as
 		// io.EOF, and pummel tells a reset from an EOF from a timeout.
 		if _, err := c.br.Peek(1); err != nil {
 			return 0, false, readFailure(err, false)
 		}
-		if err := c.hdr.Read(c.br); err != nil {
+		if err := h.Read(c.br); err != nil {
 			if c.growReader(err) {
 				continue // the header did not fit: read it again, whole
 			}
 			return 0, false, readFailure(err, true)
 		}
-		status = c.hdr.StatusCode()
+		status = h.StatusCode()
 		if status >= 100 && status < 200 && status != 101 {
 			continue // an interim response: the real one follows
 		}
-		untilClose, err := c.readBody(status)
+		if c.worker.script != nil {
+			c.keepHeaders(h)
+		}
+		untilClose, err := c.readBody(status, h.ContentLength())
 		if err != nil {
 			return status, true, readFailure(err, true)
 		}
-		return status, untilClose || c.hdr.ConnectionClose(), failure{}
+		return status, untilClose || h.ConnectionClose(), failure{}
 	}
 }
 
 // readBody consumes the body; untilClose is true when it was delimited by
-// the server closing the connection.
-func (c *conn) readBody(status int) (untilClose bool, err error) {
+// the server closing the connection. length is the header's Content-Length
+// as fasthttp gives it: -1 for chunked, -2 for until the server closes.
+func (c *conn) readBody(status, length int) (untilClose bool, err error) {
 	c.body = c.body[:0]
 	if c.run.head || status < 200 || status == 204 || status == 304 {
 		return false, nil
 	}
-	switch n := c.hdr.ContentLength(); {
-	case n >= 0:
-		return false, c.consume(n)
-	case n == -1:
+	switch {
+	case length >= 0:
+		return false, c.consume(length)
+	case length == -1:
 		return false, c.readChunked()
 	default:
 		return true, c.readUntilEOF()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/valyala/fasthttp"
 	"io"
 	"net/url"
 	"sync"
@@ -104,18 +105,26 @@ func (c *conn) scriptRequest() ([]byte, error) {
 	return c.scriptBuf, err
 }
 
+// keepHeaders copies a response's headers for the script's response(),
+// if it has one: the parser goes back to its pool before the call.
+func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
+	c.scriptHeaders = c.scriptHeaders[:0]
+	if !c.worker.script.thread.WantsResponse() {
+		return
+	}
+	for k, v := range h.All() {
+		c.scriptHeaders = append(c.scriptHeaders, script.Header{Name: string(k), Value: string(v)})
+	}
+}
+
 // scriptResponse hands a response to the script's response().
 func (c *conn) scriptResponse(status int) {
 	s := c.worker.script
 	if !s.thread.WantsResponse() {
 		return
 	}
-	var headers []script.Header
-	for k, v := range c.hdr.All() {
-		headers = append(headers, script.Header{Name: string(k), Value: string(v)})
-	}
 	s.mu.Lock()
-	err := s.thread.Response(status, headers, c.body)
+	err := s.thread.Response(status, c.scriptHeaders, c.body)
 	s.mu.Unlock()
 	if err != nil {
 		c.worker.addError(c.phase, stats.Validation, err.Error())
