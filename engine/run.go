@@ -108,6 +108,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	if err := r.openAll(conns); err != nil {
 		return stats.Result{}, err
 	}
+	l := spawn(conns)
 	// Dialing thousands of connections leaves garbage the heap would keep
 	// as resident memory for the whole run: hand it back before the clock
 	// starts. The per-request path makes no garbage, so during the run the
@@ -126,7 +127,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	}
 	s := startSampler(r, workers)
 	cpu0 := cpuTime()
-	end := r.drive(ctx, conns)
+	end := r.drive(ctx, l)
 	if r.sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
 		end = later(end, r.start.Add(r.sched.end))
 	}
@@ -242,16 +243,35 @@ func (r *run) openFirst(c *conn) error {
 // opened: check that the server runs and listens on the URL's address.
 var ErrUnreachable = errors.New("cannot connect to the target")
 
-// drive runs the connection loops until the duration passes, the
-// requests or the schedule are done or ctx is cancelled, and returns when
-// the run ended.
-func (r *run) drive(ctx context.Context, conns []*conn) time.Time {
+// launch holds the connection goroutines, started but waiting at gate.
+type launch struct {
+	gate     chan struct{} // closed to let the connections go
+	finished chan struct{} // closed when every connection's loop returned
+}
+
+// spawn starts a goroutine per connection that waits at the gate, so that
+// every connection sends from the moment the clock starts: started one
+// after another once the clock runs, 10,000 of them took the first half
+// second of the run to get going.
+func spawn(conns []*conn) *launch {
+	l := &launch{gate: make(chan struct{}), finished: make(chan struct{})}
 	var wg sync.WaitGroup
 	for _, c := range conns {
-		wg.Go(c.loop)
+		wg.Go(func() {
+			<-l.gate
+			c.loop()
+		})
 	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
+	go func() { wg.Wait(); close(l.finished) }()
+	return l
+}
+
+// drive lets the connections go and runs them until the duration passes,
+// the requests or the schedule are done or ctx is cancelled; it returns
+// when the run ended.
+func (r *run) drive(ctx context.Context, l *launch) time.Time {
+	close(l.gate)
+	finished := l.finished
 	var deadline <-chan time.Time
 	if limit := r.timeLimit(); limit > 0 {
 		t := time.NewTimer(limit)
