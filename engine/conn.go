@@ -193,7 +193,10 @@ func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, fai
 func (c *conn) awaitResponse() {
 	if c.br.Buffered() == 0 {
 		runtime.Gosched()
-		c.wire.direct = true
+		// The direct read skips the deadline, which is also how a stopped
+		// run halts its connections: once stopped, a response must fail
+		// (abandoned, not counted), not be read.
+		c.wire.direct = !c.run.stopped()
 	}
 }
 

@@ -92,7 +92,8 @@ type Config struct {
 	// TLS configures https targets; nil means the system roots.
 	TLS *tls.Config
 	// Dial opens connections; nil means a net.Dialer. Tests inject
-	// in-memory listeners here.
+	// in-memory listeners here. The engine owns what Dial returns: only it
+	// may close the connection.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// ReadBufferSize is the initial per-connection read buffer. It grows
 	// (up to 64 KiB) on a connection whose response headers do not fit;

@@ -178,29 +178,40 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 
 // openAll dials every connection before the clock starts, dialers at a
 // time. A dial that fails here is retried, and counted, once the run has
-// started. Dialing stops at the first failure if no connection has opened
-// yet, so an unreachable target fails the run within one dial timeout.
+// started. So that a target that drops connections costs one dial
+// timeout rather than one per wave of dialers, a dialer whose dial fails
+// before any connection opened stops, and all stop one dial timeout after
+// the first failure.
 func (r *run) openAll(conns []*conn) error {
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	var opened, next atomic.Int64
 	var firstErr error
+	var cutoff *time.Timer
 	var once sync.Once
 	for range min(len(conns), dialers) {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(conns)); i = next.Add(1) - 1 {
-				err := r.openFirst(conns[i])
+			for i := next.Add(1) - 1; i < int64(len(conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
+				err := r.openFirst(ctx, conns[i])
 				if err == nil {
 					opened.Add(1)
 					continue
 				}
-				once.Do(func() { firstErr = err })
-				if opened.Load() == 0 || r.ctx.Err() != nil {
-					return // unreachable, or stopped: fail within one dial timeout
+				once.Do(func() {
+					firstErr = err
+					cutoff = time.AfterFunc(r.cfg.Timeout, cancel)
+				})
+				if opened.Load() == 0 {
+					return // unreachable so far: this dialer stops
 				}
 			}
 		})
 	}
 	wg.Wait()
+	if cutoff != nil {
+		cutoff.Stop()
+	}
 	if opened.Load() == 0 {
 		if r.ctx.Err() != nil {
 			return r.ctx.Err()
@@ -220,9 +231,9 @@ const dialers = 256
 var errStopped = errors.New("the run stopped")
 
 // openFirst dials c's first connection, before the clock starts.
-func (r *run) openFirst(c *conn) error {
+func (r *run) openFirst(ctx context.Context, c *conn) error {
 	t := time.Now()
-	nc, err := r.dialer.open(r.ctx)
+	nc, err := r.dialer.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -11,10 +11,11 @@ import (
 // reported as saturated: the figures may then measure pummel, not the server.
 const SaturationThreshold = 0.9
 
-// clientUsage describes pummel's own CPU use over a measured span: cpu is
-// the process's CPU time in it, wall its length. A span shorter than
-// stats.MinUsageSpan gets no share, and so never a saturation warning. runtime.NumCPU counts the
-// CPUs the process may run on (its affinity mask, as taskset sets it).
+// clientUsage describes pummel's own CPU use over the run (warm-up
+// included): cpu is the process's CPU time in it, wall its length. A run
+// shorter than stats.MinUsageSpan gets no share, and so never a
+// saturation warning. runtime.NumCPU counts the CPUs the process may run
+// on (its affinity mask, as taskset sets it).
 func clientUsage(cpu, wall time.Duration) stats.ClientUsage {
 	u := stats.ClientUsage{CPUs: runtime.NumCPU(), CPUSeconds: cpu.Seconds()}
 	if wall >= stats.MinUsageSpan && cpu > 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/valyala/fasthttp"
 	"io"
 	"net/url"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/valyala/fasthttp"
 )
 
 // scripted is a worker's Lua thread (wrk's per-thread state) and the lock

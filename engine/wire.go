@@ -19,8 +19,10 @@ import (
 // through net.Conn. Skipping the net package's read and write paths and
 // the scheduler hand-off of a blocking system call (both calls are
 // non-blocking) saves a noticeable share of the per-request CPU. The
-// deadline is checked by every read but a response's first: a response
-// that never ends still times out, and the run still ends on time.
+// deadline is checked by every read but a response's first, which is
+// therefore never made once the run has stopped (see conn.awaitResponse):
+// a response that never ends still times out, and the run still ends on
+// time.
 //
 // A tempting further saving is to defer the request's write into
 // syscall.RawConn.Read's callback, so that read readiness is armed before
@@ -34,8 +36,8 @@ import (
 type wire struct {
 	conn net.Conn
 	// raw is conn's socket for raw system calls, with fd its descriptor;
-	// nil and -1 for TLS, a custom dialer's connection, or a platform
-	// without them.
+	// nil and -1 for TLS, any connection other than a *net.TCPConn or
+	// *net.UnixConn, or a platform without them.
 	raw syscall.RawConn
 	fd  int
 	// rawRead is w.readRaw as a func value, made once: a method value made
@@ -129,7 +131,10 @@ func (w *wire) result(n int, err syscall.Errno) (int, error) {
 func (w *wire) readRaw(fd uintptr) bool {
 	w.calls++
 	n, err := sysRead(int(fd), w.p)
-	if wouldBlock(err) {
+	for err == syscall.EINTR {
+		n, err = sysRead(int(fd), w.p)
+	}
+	if err == syscall.EAGAIN || err == syscall.EWOULDBLOCK {
 		return false
 	}
 	w.n, w.errno = n, err
@@ -143,9 +148,11 @@ func wouldBlock(err syscall.Errno) bool {
 }
 
 // rawSocket returns nc's socket and descriptor when raw system calls on
-// it are safe: a plain TCP or Unix stream connection. The descriptor stays
-// valid until the connection's own goroutine closes it (the run stops
-// connections with deadlines, never by closing them).
+// it are safe: a plain TCP or Unix stream connection, whether the engine
+// or Config.Dial opened it. The descriptor stays valid until the
+// connection's own goroutine closes it: the run stops connections with
+// deadlines, never by closing them, and Config.Dial hands its connections
+// over to the engine.
 func rawSocket(nc net.Conn) (syscall.RawConn, int) {
 	var sc syscall.Conn
 	switch c := nc.(type) {

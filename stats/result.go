@@ -151,9 +151,11 @@ type ConnectTime struct {
 type ClientUsage struct {
 	// CPUSeconds is user + system CPU time of the pummel process.
 	CPUSeconds float64 `json:"cpu_s"`
-	// CPUPercent is CPUSeconds over the measured time, as a share of the
-	// CPUs pummel may run on (100 = all of them busy). It is 0 when the
-	// measured time was shorter than MinUsageSpan.
+	// CPUPercent is CPUSeconds over the run's time (warm-up included, as
+	// in CPUSeconds), as a share of the CPUs pummel may run on (100 = all
+	// of them busy). It is 0 when no share was computed: a run shorter
+	// than MinUsageSpan, results of separate clients combined, or a
+	// platform where pummel cannot read its own CPU time.
 	CPUPercent float64 `json:"cpu_pct"`
 	// CPUs is how many CPUs pummel may run on.
 	CPUs int `json:"cpus"`
@@ -264,10 +266,10 @@ type Binary struct {
 const MinUsageSpan = 250 * time.Millisecond
 
 // Summary is the client's CPU use in words: "4.31s, 54% of 2 CPU(s)", or
-// only the seconds when the run was too short to know its share.
+// "0.02s on 2 CPU(s)" when no share was computed.
 func (u ClientUsage) Summary() string {
 	if u.CPUPercent == 0 {
-		return fmt.Sprintf("%.2fs (the run was too short to compute its share of the %d CPU(s))", u.CPUSeconds, u.CPUs)
+		return fmt.Sprintf("%.2fs on %d CPU(s)", u.CPUSeconds, u.CPUs)
 	}
 	return fmt.Sprintf("%.2fs, %.0f%% of %d CPU(s)", u.CPUSeconds, u.CPUPercent, u.CPUs)
 }
