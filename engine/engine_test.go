@@ -191,7 +191,7 @@ func TestStalledServerTimesOutAndTheRunEndsOnTime(t *testing.T) {
 }
 
 func TestUnreachableTarget(t *testing.T) {
-	u := &url.URL{Scheme: "http", Host: fixture.Refused(t), Path: "/"}
+	u := &url.URL{Scheme: "http", Host: fixture.FreeAddr(t), Path: "/"}
 	_, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Duration: time.Second, Timeout: time.Second})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("Run = %v, want ErrUnreachable", err)

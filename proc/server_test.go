@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 // serverSource is the server under test: a small net/http program whose
@@ -139,22 +140,11 @@ func buildServer(dir string) (string, error) {
 	return bin, nil
 }
 
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // testSpec returns a Spec for the server under test on a free port, with
 // no settle time and a short stop grace; args are added to its flags.
 func testSpec(t *testing.T, args ...string) Spec {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := fixture.FreeAddr(t)
 	noSettle := time.Duration(0)
 	return Spec{
 		Command:      append([]string{serverBin, "-addr", addr}, args...),

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 const mib = 1 << 20
@@ -149,7 +151,7 @@ func startReaped(t *testing.T) int {
 // startUnreaped starts a server that exits after 150ms and is reaped only
 // when the test ends, so it lingers as a zombie meanwhile.
 func startUnreaped(t *testing.T) int {
-	cmd := exec.Command(serverBin, "-addr", freeAddr(t), "-exit-after", "150ms")
+	cmd := exec.Command(serverBin, "-addr", fixture.FreeAddr(t), "-exit-after", "150ms")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

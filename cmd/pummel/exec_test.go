@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -44,21 +45,11 @@ func pummelBinary(t *testing.T) string {
 	return binPath
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
 func TestExecRunsFreshServers(t *testing.T) {
 	bin := pummelBinary(t)
-	addr := freeAddr(t)
+	addr := fixture.FreeAddr(t)
 	code, stdout, stderr := pummel(t.Context(), "-k", "-c", "4", "-n", "300", "--exec", bin+" serve --addr "+addr,
 		"--settle", "0", "--runs", "2", "--format", "json", "http://"+addr+"/")
 	if code != 0 {
@@ -98,7 +89,7 @@ func TestExecRunsFreshServers(t *testing.T) {
 }
 
 func TestExecServerNeverReady(t *testing.T) {
-	addr := freeAddr(t)
+	addr := fixture.FreeAddr(t)
 	began := time.Now()
 	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", "sleep 30", "--ready-timeout", "500ms", "http://"+addr+"/")
 	if code != exitFailed || strings.Count(stderr, "\n") != 1 {
@@ -114,7 +105,7 @@ func TestExecServerNeverReady(t *testing.T) {
 
 func TestWatchPid(t *testing.T) {
 	bin := pummelBinary(t)
-	addr := freeAddr(t)
+	addr := fixture.FreeAddr(t)
 	srv := exec.Command(bin, "serve", "--addr", addr)
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
