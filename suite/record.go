@@ -39,7 +39,7 @@ func redactEnv(m map[string]string) map[string]string {
 	}
 	out := maps.Clone(m)
 	for name, value := range out {
-		if secretName(name) && !strings.Contains(value, "${") {
+		if redact.SecretName(name) && !strings.Contains(value, "${") {
 			out[name] = redact.Redacted
 		}
 	}
@@ -72,7 +72,7 @@ func redactURL(s string) string {
 	}
 	changed := false
 	for name := range q {
-		if secretName(name) && !strings.Contains(q.Get(name), "${") {
+		if redact.SecretName(name) && !strings.Contains(q.Get(name), "${") {
 			q.Set(name, redact.Redacted)
 			changed = true
 		}
@@ -84,12 +84,6 @@ func redactURL(s string) string {
 		query += "#" + fragment
 	}
 	return base + "?" + query
-}
-
-// secretName reports whether a header, variable or query parameter
-// name looks like it holds a secret.
-func secretName(name string) bool {
-	return redact.SecretHeader(name) || strings.Contains(strings.ToLower(name), "password")
 }
 
 // jsonText turns the YAML value of a JSON check into JSON text.

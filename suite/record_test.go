@@ -14,6 +14,7 @@ func TestRedactURL(t *testing.T) {
 		{"http://h:{port}/s?api_key=abc&page=2", "http://h:{port}/s?api_key=REDACTED&page=2"},
 		{"http://h/s?page=2#frag", "http://h/s?page=2#frag"},
 		{"http://h/s?token=${TOKEN}", "http://h/s?token=${TOKEN}"},
+		{"http://h/s?Password=pw&page=2", "http://h/s?Password=REDACTED&page=2"},
 	}
 	for _, tt := range tests {
 		if got := redactURL(tt.in); got != tt.want {

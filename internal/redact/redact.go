@@ -21,6 +21,13 @@ func SecretHeader(name string) bool {
 	return strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret")
 }
 
+// SecretName reports whether a header, variable or query parameter name
+// looks like it holds a secret: a secret header's name, or one that
+// mentions a password.
+func SecretName(name string) bool {
+	return SecretHeader(name) || strings.Contains(strings.ToLower(name), "password")
+}
+
 // Header returns "Name: value" with a secret value replaced.
 func Header(h string) string {
 	name, _, ok := strings.Cut(h, ":")
@@ -44,7 +51,7 @@ func URL(s string) string {
 		q := u.Query()
 		changed := false
 		for name := range q {
-			if SecretHeader(name) || strings.Contains(strings.ToLower(name), "password") {
+			if SecretName(name) {
 				q.Set(name, Redacted)
 				changed = true
 			}

@@ -27,6 +27,7 @@ func TestURL(t *testing.T) {
 		{"http://h/x?api_key=1&q=2", "http://h/x?api_key=REDACTED&q=2"},
 		{"http://h/x?token=1", "http://h/x?token=REDACTED"},
 		{"http://h/x?q=1", "http://h/x?q=1"},
+		{"http://h/x?db_password=1&q=2", "http://h/x?db_password=REDACTED&q=2"},
 	}
 	for _, tt := range tests {
 		if got := URL(tt.in); got != tt.want {
