@@ -136,6 +136,15 @@ func TestScriptCommandLine(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || res.Requests != 100 {
 		t.Errorf("exit %d, %d requests: %s", code, res.Requests, stderr)
 	}
+	// The arguments after "--" reach init(): a pipelining script falls back
+	// to a depth of its own without them, so show them in the request path.
+	echo := filepath.Join(t.TempDir(), "args.lua")
+	os.WriteFile(echo, []byte("function init(args)\n  path = \"/\" .. table.concat(args, \"/\")\nend\nfunction request()\n  return wrk.format(nil, path)\nend\n"), 0o600) //nolint:errcheck // read below
+	srv := fixture.New(t, fixture.Behaviour{})
+	code, _, stderr = pummel(t.Context(), "-c", "1", "-n", "3", "-s", echo, srv.URL(), "--", "4", "x")
+	if last := string(srv.LastRequest()); code != 0 || !strings.HasPrefix(last, "GET /4/x HTTP/1.1\r\n") {
+		t.Errorf("script arguments: exit %d, last request %q\n%s", code, last, stderr)
+	}
 	code, stdout, _ = pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join(lua, "report.lua"), url)
 	if code != 0 || !strings.Contains(stdout, "percentile,latency_us") {
 		t.Errorf("done() output missing: exit %d\n%s", code, stdout)
