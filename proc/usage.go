@@ -108,18 +108,6 @@ func PerRequest(u stats.ServerUsage, requests int64) stats.ServerUsage {
 	return u
 }
 
-// median returns the median of values (the mean of the middle two for an
-// even count). values must not be empty; it is left unchanged.
-func median(values []int64) int64 {
-	v := slices.Clone(values)
-	slices.Sort(v)
-	mid := len(v) / 2
-	if len(v)%2 == 1 {
-		return v[mid]
-	}
-	return v[mid-1] + (v[mid]-v[mid-1])/2
-}
-
 // sleep waits for d or until ctx ends, returning ctx's error then.
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

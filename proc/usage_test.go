@@ -9,26 +9,6 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-func TestMedian(t *testing.T) {
-	tests := []struct {
-		name   string
-		values []int64
-		want   int64
-	}{
-		{"one", []int64{7}, 7},
-		{"odd, unsorted", []int64{9, 1, 5, 3, 7}, 5},
-		{"even: mean of the middle two", []int64{4, 1, 3, 2}, 2},
-		{"large values do not overflow", []int64{1 << 62, 1<<62 + 2}, 1<<62 + 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := median(tt.values); got != tt.want {
-				t.Errorf("median(%v) = %d, want %d", tt.values, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestPerRequest(t *testing.T) {
 	tests := []struct {
 		name     string

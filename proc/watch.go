@@ -208,7 +208,7 @@ func (w *Watcher) Idle(ctx context.Context, n int, gap time.Duration) (int64, er
 	if len(rss) == 0 {
 		return 0, fmt.Errorf("sampling the idle RSS of pid %d: %w", w.pid, lastErr)
 	}
-	idle := median(rss)
+	idle := stats.Median(rss)
 	w.mu.Lock()
 	w.idle = idle
 	w.mu.Unlock()

@@ -53,8 +53,8 @@ func comparisonRows(base, next []Result) [][]string {
 			continue
 		}
 		ratio := "~"
-		if mb := median(b); mb != 0 {
-			ratio = fmt.Sprintf("%.2f×", median(n)/mb)
+		if mb := Median(b); mb != 0 {
+			ratio = fmt.Sprintf("%.2f×", Median(n)/mb)
 		}
 		rows = append(rows, []string{f.name, sideText(b, f.format), sideText(n, f.format), ratio})
 	}
@@ -74,20 +74,22 @@ func sideValues(rs []Result, f comparedFigure) ([]float64, bool) {
 }
 
 func sideText(vs []float64, format func(float64) string) string {
-	s := format(median(vs))
+	s := format(Median(vs))
 	if len(vs) > 1 {
 		s += fmt.Sprintf(" (%s–%s, n=%d)", format(slices.Min(vs)), format(slices.Max(vs)), len(vs))
 	}
 	return s
 }
 
-func median(vs []float64) float64 {
+// Median returns the median of vs, the mean of the middle two for an even
+// count; vs must not be empty, and is left unchanged.
+func Median[T ~int64 | ~float64](vs []T) T {
 	s := slices.Sorted(slices.Values(vs))
-	if n := len(s); n%2 == 1 {
+	n := len(s)
+	if n%2 == 1 {
 		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
 	}
+	return s[n/2-1] + (s[n/2]-s[n/2-1])/2
 }
 
 // WriteComparison writes base and next side by side as an aligned text
@@ -100,15 +102,15 @@ func WriteComparison(w io.Writer, base, next []Result) error {
 			widths[i] = max(widths[i], len([]rune(cell)))
 		}
 	}
-	ew := &errWriter{w: w}
+	ew := NewPrinter(w)
 	for _, row := range rows {
 		var b strings.Builder
 		for i, cell := range row {
 			b.WriteString(cell + strings.Repeat(" ", widths[i]-len([]rune(cell))+2))
 		}
-		ew.printf("%s\n", strings.TrimRight(b.String(), " "))
+		ew.Printf("%s\n", strings.TrimRight(b.String(), " "))
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // WriteComparisonMarkdown writes the same comparison as a markdown table.

@@ -20,9 +20,9 @@ func EnvironmentLine(e Environment) string { return environmentLine(e) }
 // MarkdownTable writes a GitHub table: aligns holds each column's
 // delimiter ("---", "---:"); cells are kept to one line with "|" escaped.
 func MarkdownTable(w io.Writer, header, aligns []string, rows [][]string) error {
-	ew := &errWriter{w: w}
-	writeTable(ew, header, aligns, rows)
-	return ew.err
+	ew := NewPrinter(w)
+	ew.Table(header, aligns, rows)
+	return ew.Err()
 }
 
 // OneLine folds every run of white space in s, line breaks included, into

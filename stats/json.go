@@ -11,13 +11,19 @@ import (
 // read back with ReadJSON. HTML characters are not escaped, so URLs and
 // commands stay readable ("&", not "\u0026").
 func WriteJSON(w io.Writer, r Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := EncodeJSON(w, r); err != nil {
 		return fmt.Errorf("writing JSON result: %w", err)
 	}
 	return nil
+}
+
+// EncodeJSON writes v as pummel writes every JSON file: one object
+// indented by two spaces, HTML characters unescaped, and a newline.
+func EncodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // ReadJSON decodes one result written by WriteJSON. Fields it does not know

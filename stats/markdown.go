@@ -12,21 +12,21 @@ import (
 // warnings), the latency distribution, the errors when there were any, the
 // exact command and the environment the figures were measured in.
 func WriteMarkdown(w io.Writer, r Result) error {
-	ew := &errWriter{w: w}
-	writeTable(ew, []string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
+	ew := NewPrinter(w)
+	ew.Table([]string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
 	writeNotes(ew, r)
-	ew.printf("\n**Latency distribution**\n\n")
-	writeTable(ew, []string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
+	ew.Printf("\n**Latency distribution**\n\n")
+	ew.Table([]string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
 	if rows := errorRows(r); len(rows) > 0 {
-		ew.printf("\n**Errors**\n\n")
-		writeTable(ew, []string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
+		ew.Printf("\n**Errors**\n\n")
+		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
 	}
 	writeCommand(ew, r.Config.Command)
 	if env := environmentLine(r.Environment); env != "" {
-		ew.printf("\n**Environment:** %s\n", env)
+		ew.Printf("\n**Environment:** %s\n", env)
 	}
-	if ew.err != nil {
-		return fmt.Errorf("writing markdown result: %w", ew.err)
+	if ew.Err() != nil {
+		return fmt.Errorf("writing markdown result: %w", ew.Err())
 	}
 	return nil
 }
@@ -154,16 +154,16 @@ func serverRows(s ServerUsage) [][]string {
 	return rows
 }
 
-func writeNotes(ew *errWriter, r Result) {
+func writeNotes(ew *Printer, r Result) {
 	if !r.Interrupted && len(r.Warnings) == 0 {
 		return
 	}
-	ew.printf("\n**Notes**\n\n")
+	ew.Printf("\n**Notes**\n\n")
 	if r.Interrupted {
-		ew.printf("- Interrupted: these are the results gathered before the run was stopped.\n")
+		ew.Printf("- Interrupted: these are the results gathered before the run was stopped.\n")
 	}
 	for _, warning := range r.Warnings {
-		ew.printf("- Warning: %s\n", oneLine(warning))
+		ew.Printf("- Warning: %s\n", oneLine(warning))
 	}
 }
 
@@ -193,7 +193,7 @@ func errorRows(r Result) [][]string {
 
 // writeCommand prints the command in a fence longer than any run of
 // backquotes inside it, so that no command can end the block early.
-func writeCommand(ew *errWriter, command string) {
+func writeCommand(ew *Printer, command string) {
 	if command == "" {
 		return
 	}
@@ -201,7 +201,7 @@ func writeCommand(ew *errWriter, command string) {
 	for strings.Contains(command, fence) {
 		fence += "`"
 	}
-	ew.printf("\n**Command**\n\n%ssh\n%s\n%s\n", fence, command, fence)
+	ew.Printf("\n**Command**\n\n%ssh\n%s\n%s\n", fence, command, fence)
 }
 
 // environmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,
@@ -225,12 +225,12 @@ func environmentLine(e Environment) string {
 	return oneLine(strings.Join(parts, ", "))
 }
 
-// writeTable writes a GitHub table; aligns holds each column's delimiter
-// ("---", "---:").
-func writeTable(ew *errWriter, header, aligns []string, rows [][]string) {
-	ew.printf("| %s |\n|%s|\n", strings.Join(cells(header), " | "), strings.Join(aligns, "|"))
+// Table writes a GitHub table; aligns holds each column's delimiter
+// ("---", "---:"); cells are kept to one line with "|" escaped.
+func (ew *Printer) Table(header, aligns []string, rows [][]string) {
+	ew.Printf("| %s |\n|%s|\n", strings.Join(cells(header), " | "), strings.Join(aligns, "|"))
 	for _, row := range rows {
-		ew.printf("| %s |\n", strings.Join(cells(row), " | "))
+		ew.Printf("| %s |\n", strings.Join(cells(row), " | "))
 	}
 }
 

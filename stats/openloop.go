@@ -11,7 +11,7 @@ import (
 // know, once per stage: requests, durations, latencies, bytes, success,
 // status codes and the error set, plus the uncorrected latencies and the
 // schedule lag that only an open-loop run has.
-func writeOpenLoop(ew *errWriter, r Result) {
+func writeOpenLoop(ew *Printer, r Result) {
 	stages := r.Stages
 	if len(stages) == 0 {
 		if r.TargetRate == 0 {
@@ -20,17 +20,17 @@ func writeOpenLoop(ew *errWriter, r Result) {
 		stages = []Result{r}
 	}
 	for i, st := range stages {
-		ew.printf("\nStage %d of %d: %g requests/s for %v\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
+		ew.Printf("\nStage %d of %d: %g requests/s for %v\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
 		writeVegetaBlock(ew, st)
 	}
 }
 
 // vegetaRow prints one "Name [fields] values" line, aligned as Vegeta does.
-func vegetaRow(ew *errWriter, name, fields, values string) {
-	ew.printf("%-13s %-34s %s\n", name, "["+fields+"]", values)
+func vegetaRow(ew *Printer, name, fields, values string) {
+	ew.Printf("%-13s %-34s %s\n", name, "["+fields+"]", values)
 }
 
-func writeVegetaBlock(ew *errWriter, r Result) {
+func writeVegetaBlock(ew *Printer, r Result) {
 	sent := r.Requests + r.Errors.Socket()
 	ok := r.Requests - r.Errors.Status - r.Errors.Validation
 	total := r.AttackS + r.WaitS
@@ -56,9 +56,9 @@ func writeVegetaBlock(ew *errWriter, r Result) {
 	}
 	vegetaRow(ew, "Success", "ratio", fmt.Sprintf("%.2f%%", ratio))
 	vegetaRow(ew, "Status Codes", "code:count", statusCounts(r.Status))
-	ew.printf("Error Set:\n")
+	ew.Printf("Error Set:\n")
 	for _, e := range errorSet(r) {
-		ew.printf("%s\n", e)
+		ew.Printf("%s\n", e)
 	}
 }
 

@@ -48,7 +48,7 @@ func runRows(rs []Result) [][]string {
 		if !ok {
 			continue
 		}
-		rows = append(rows, []string{f.name, f.format(slices.Min(vs)), f.format(median(vs)), f.format(slices.Max(vs))})
+		rows = append(rows, []string{f.name, f.format(slices.Min(vs)), f.format(Median(vs)), f.format(slices.Max(vs))})
 	}
 	return rows
 }
@@ -68,13 +68,13 @@ func spanOf(rs []Result, name string) (string, bool) {
 }
 
 // writeRunsText prints the runs table after pummel's other lines.
-func writeRunsText(ew *errWriter, rs []Result) {
+func writeRunsText(ew *Printer, rs []Result) {
 	if len(rs) < 2 {
 		return
 	}
-	ew.printf("\nRuns: %d fresh server processes\n", len(rs))
-	ew.printf("  %-20s %12s %12s %12s\n", "", "min", "median", "max")
+	ew.Printf("\nRuns: %d fresh server processes\n", len(rs))
+	ew.Printf("  %-20s %12s %12s %12s\n", "", "min", "median", "max")
 	for _, row := range runRows(rs) {
-		ew.printf("  %-20s %12s %12s %12s\n", row[0], row[1], row[2], row[3])
+		ew.Printf("  %-20s %12s %12s %12s\n", row[0], row[1], row[2], row[3])
 	}
 }

@@ -22,7 +22,7 @@ type TextOptions struct {
 // non-2xx responses, Requests/sec and Transfer/sec. pummel's own lines
 // (status codes, error causes, server usage, warnings) follow wrk's.
 func WriteText(w io.Writer, r Result, opts TextOptions) error {
-	ew := &errWriter{w: w}
+	ew := NewPrinter(w)
 	writeWrkHeader(ew, r)
 	writeThreadStats(ew, r)
 	if opts.Latency {
@@ -33,30 +33,30 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	writeErrorDetails(ew, r)
 	writeConnections(ew, r)
 	for _, s := range r.Server {
-		ew.printf("Server pid %d: %s\n", s.PID, serverSummary(s))
+		ew.Printf("Server pid %d: %s\n", s.PID, serverSummary(s))
 	}
 	if r.Interrupted {
-		ew.printf("Interrupted: results so far\n")
+		ew.Printf("Interrupted: results so far\n")
 	}
 	for _, warning := range r.Warnings {
-		ew.printf("Warning: %s\n", warning)
+		ew.Printf("Warning: %s\n", warning)
 	}
 	writeOpenLoop(ew, r)
 	writeRunsText(ew, r.Runs)
-	if ew.err != nil {
-		return fmt.Errorf("writing text result: %w", ew.err)
+	if ew.Err() != nil {
+		return fmt.Errorf("writing text result: %w", ew.Err())
 	}
 	return nil
 }
 
-func writeWrkHeader(ew *errWriter, r Result) {
+func writeWrkHeader(ew *Printer, r Result) {
 	c := r.Config
 	if c.DurationS == 0 {
-		ew.printf("Running %d requests test @ %s\n", c.Requests, c.URL)
+		ew.Printf("Running %d requests test @ %s\n", c.Requests, c.URL)
 	} else {
-		ew.printf("Running %s test @ %s\n", testDuration(c.DurationS), c.URL)
+		ew.Printf("Running %s test @ %s\n", testDuration(c.DurationS), c.URL)
 	}
-	ew.printf("  %d threads and %d connections\n", c.Threads, c.Connections)
+	ew.Printf("  %d threads and %d connections\n", c.Threads, c.Connections)
 }
 
 // testDuration names the configured duration as wrk does ("10s", "10m")
@@ -69,40 +69,40 @@ func testDuration(s float64) string {
 	return time.Duration(s * float64(time.Second)).String()
 }
 
-func writeThreadStats(ew *errWriter, r Result) {
-	ew.printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
+func writeThreadStats(ew *Printer, r Result) {
+	ew.Printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
 	l, t := r.Latency, r.ThreadRate
 	writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
 	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
 }
 
 // writeStatsRow is wrk's print_stats.
-func writeStatsRow(ew *errWriter, name string, mean, stdev, maxv, within float64, format func(float64) string) {
-	ew.printf("    %-10s%s%s%s%8.2f%%\n", name,
+func writeStatsRow(ew *Printer, name string, mean, stdev, maxv, within float64, format func(float64) string) {
+	ew.Printf("    %-10s%s%s%s%8.2f%%\n", name,
 		printUnits(mean, format, 8), printUnits(stdev, format, 10), printUnits(maxv, format, 9), within)
 }
 
 // writeLatencyDistribution is wrk's print_stats_latency.
-func writeLatencyDistribution(ew *errWriter, l Latency) {
-	ew.printf("  Latency Distribution\n")
+func writeLatencyDistribution(ew *Printer, l Latency) {
+	ew.Printf("  Latency Distribution\n")
 	for _, p := range []struct {
 		pct float64
 		us  float64
 	}{{50, l.P50}, {75, l.P75}, {90, l.P90}, {99, l.P99}} {
-		ew.printf("%7.0f%%%s\n", p.pct, printUnits(p.us, formatTimeUs, 10))
+		ew.Printf("%7.0f%%%s\n", p.pct, printUnits(p.us, formatTimeUs, 10))
 	}
 }
 
-func writeWrkTotals(ew *errWriter, r Result) {
-	ew.printf("  %d requests in %s, %sB read\n", r.Requests, formatTimeUs(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
+func writeWrkTotals(ew *Printer, r Result) {
+	ew.Printf("  %d requests in %s, %sB read\n", r.Requests, formatTimeUs(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
 	if e := r.Errors; e.Socket() > 0 {
-		ew.printf("  Socket errors: connect %d, read %d, write %d, timeout %d\n", e.Connect, e.Read, e.Write, e.Timeout)
+		ew.Printf("  Socket errors: connect %d, read %d, write %d, timeout %d\n", e.Connect, e.Read, e.Write, e.Timeout)
 	}
 	if r.Errors.Status > 0 {
-		ew.printf("  Non-2xx or 3xx responses: %d\n", r.Errors.Status)
+		ew.Printf("  Non-2xx or 3xx responses: %d\n", r.Errors.Status)
 	}
-	ew.printf("Requests/sec: %9.2f\n", r.RequestsPerS)
-	ew.printf("Transfer/sec: %10sB\n", formatBinary(bytesPerSecond(r)))
+	ew.Printf("Requests/sec: %9.2f\n", r.RequestsPerS)
+	ew.Printf("Transfer/sec: %10sB\n", formatBinary(bytesPerSecond(r)))
 }
 
 // bytesPerSecond is the read rate, 0 rather than NaN or Inf for a run that
@@ -114,7 +114,7 @@ func bytesPerSecond(r Result) float64 {
 	return float64(r.BytesRead) / r.DurationS
 }
 
-func writeStatusCodes(ew *errWriter, status map[string]int64) {
+func writeStatusCodes(ew *Printer, status map[string]int64) {
 	if len(status) == 0 {
 		return
 	}
@@ -122,7 +122,7 @@ func writeStatusCodes(ew *errWriter, status map[string]int64) {
 	for _, code := range sortedCodes(status) {
 		items = append(items, fmt.Sprintf("%s x %d", code, status[code]))
 	}
-	ew.printf("Status codes: %s\n", strings.Join(items, ", "))
+	ew.Printf("Status codes: %s\n", strings.Join(items, ", "))
 }
 
 // sortedCodes returns the status codes in numeric order (codes that are not
@@ -143,17 +143,17 @@ func sortedCodes(status map[string]int64) []string {
 	return codes
 }
 
-func writeErrorDetails(ew *errWriter, r Result) {
+func writeErrorDetails(ew *Printer, r Result) {
 	if r.Errors.Validation > 0 {
-		ew.printf("Validation errors: %d\n", r.Errors.Validation)
+		ew.Printf("Validation errors: %d\n", r.Errors.Validation)
 	}
 	classes := causeClasses(r.ErrorCauses)
 	if len(classes) == 0 {
 		return
 	}
-	ew.printf("Errors by cause:\n")
+	ew.Printf("Errors by cause:\n")
 	for _, class := range classes {
-		ew.printf("  %s: %s\n", class, causeList(r.ErrorCauses[class]))
+		ew.Printf("  %s: %s\n", class, causeList(r.ErrorCauses[class]))
 	}
 }
 
@@ -198,15 +198,15 @@ func causeList(causes map[string]int64) string {
 	return strings.Join(items, ", ")
 }
 
-func writeConnections(ew *errWriter, r Result) {
+func writeConnections(ew *Printer, r Result) {
 	if r.Reconnects > 0 {
-		ew.printf("Reconnects: %d\n", r.Reconnects)
+		ew.Printf("Reconnects: %d\n", r.Reconnects)
 	}
 	if c := r.Connect; c.Count > 0 {
-		ew.printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
+		ew.Printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
 	}
 	if u := r.Client; u.CPUs > 0 {
-		ew.printf("Client CPU: %s\n", u.Summary())
+		ew.Printf("Client CPU: %s\n", u.Summary())
 	}
 }
 
@@ -243,15 +243,23 @@ func rssSummary(r RSS) string {
 	return strings.Join(items, ", ")
 }
 
-// errWriter keeps the first write error and skips every write after it, so
-// a renderer prints freely and returns one error at the end.
-type errWriter struct {
+// Printer writes formatted text to a writer, keeping the first write
+// error and skipping every write after it, so that a renderer prints
+// freely and checks one error at the end.
+type Printer struct {
 	w   io.Writer
 	err error
 }
 
-func (ew *errWriter) printf(format string, args ...any) {
+// NewPrinter returns a Printer writing to w.
+func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
+
+// Printf writes like fmt.Fprintf, unless an earlier write failed.
+func (ew *Printer) Printf(format string, args ...any) {
 	if ew.err == nil {
 		_, ew.err = fmt.Fprintf(ew.w, format, args...)
 	}
 }
+
+// Err is the first write error, if any.
+func (ew *Printer) Err() error { return ew.err }

@@ -15,25 +15,25 @@ import (
 // table per operation with a row per mode, how each figure is defined, and
 // the environment.
 func WriteMarkdown(w io.Writer, r *Report) error {
-	mw := &markdownWriter{w: w}
-	mw.printf("## %s\n\n%s\n", stats.OneLine(r.Name), runsSentence(r))
+	mw := &markdownWriter{stats.NewPrinter(w)}
+	mw.Printf("## %s\n\n%s\n", stats.OneLine(r.Name), runsSentence(r))
 	mw.notes(r)
-	mw.printf("\n### Startup and idle memory\n\n")
-	mw.table([]string{"Mode", "Runs", "Startup min", "Startup median", "Startup max", "Idle RSS min", "Idle RSS median", "Idle RSS max", "RSS after (median)"},
+	mw.Printf("\n### Startup and idle memory\n\n")
+	mw.Table([]string{"Mode", "Runs", "Startup min", "Startup median", "Startup max", "Idle RSS min", "Idle RSS median", "Idle RSS max", "RSS after (median)"},
 		[]string{"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}, modeRows(r.Summary.Modes))
-	mw.printf("\nStartup runs from spawning the server to its first good response on the ready URL, polled about every 1 ms. " +
+	mw.Printf("\nStartup runs from spawning the server to its first good response on the ready URL, polled about every 1 ms. " +
 		"Idle RSS is the server's resident set size after the settle time, before the first operation: the median of 5 samples 100 ms apart. " +
 		"RSS after is sampled after the last operation. Min, median and max are over the runs.\n")
 	for _, op := range r.Operations {
 		mw.operation(r, op)
 	}
-	mw.printf("\nLatency runs from writing a request to reading its whole response. Percentiles pool every measured response of every run " +
+	mw.Printf("\nLatency runs from writing a request to reading its whole response. Percentiles pool every measured response of every run " +
 		"(histograms merged, never averaged); requests/s is the median of the per-run rates; server CPU/request is the server's user + system " +
 		"CPU time during the operation over its responses (median over runs); peak RSS is the highest sample during the operation. " +
 		"Errors are requests that failed at the socket (connect, read, write, timeout); check failures are responses that failed a check.\n")
 	mw.environment(r.Environment)
-	if mw.err != nil {
-		return fmt.Errorf("writing the suite's markdown: %w", mw.err)
+	if mw.Err() != nil {
+		return fmt.Errorf("writing the suite's markdown: %w", mw.Err())
 	}
 	return nil
 }
@@ -51,13 +51,13 @@ func runsSentence(r *Report) string {
 // notes states what the reader must know before the figures.
 func (mw *markdownWriter) notes(r *Report) {
 	if r.Interrupted {
-		mw.printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", plural(len(r.Runs), "run"))
+		mw.Printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", plural(len(r.Runs), "run"))
 	}
 	if r.Error != "" {
-		mw.printf("\n**Stopped early:** %s\n", stats.OneLine(r.Error))
+		mw.Printf("\n**Stopped early:** %s\n", stats.OneLine(r.Error))
 	}
 	if r.CheckFailures > 0 {
-		mw.printf("\n**Check failures: %s** (see the operations below).\n", stats.FormatCount(r.CheckFailures))
+		mw.Printf("\n**Check failures: %s** (see the operations below).\n", stats.FormatCount(r.CheckFailures))
 	}
 }
 
@@ -87,11 +87,11 @@ func bytesOrDash(n float64) string {
 
 // operation writes one operation's heading, request, load and table.
 func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
-	mw.printf("\n### %s\n\n`%s %s`: %s.", stats.OneLine(op.Name), op.Method, stats.OneLine(op.URL), op.Load)
+	mw.Printf("\n### %s\n\n`%s %s`: %s.", stats.OneLine(op.Name), op.Method, stats.OneLine(op.URL), op.Load)
 	if op.DependsOn != "" {
-		mw.printf(" Depends on %s: skipped in a run where %s failed a check.", op.DependsOn, op.DependsOn)
+		mw.Printf(" Depends on %s: skipped in a run where %s failed a check.", op.DependsOn, op.DependsOn)
 	}
-	mw.printf("\n\n")
+	mw.Printf("\n\n")
 	var rows [][]string
 	var causes, warnings []string
 	for _, s := range r.Summary.Operations {
@@ -106,7 +106,7 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, stats.OneLine(w)))
 		}
 	}
-	mw.table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},
+	mw.Table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},
 		[]string{"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}, rows)
 	mw.list("Failed checks", causes)
 	mw.list("Warnings", warnings)
@@ -115,7 +115,7 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 // list writes a titled bullet list, if it has items.
 func (mw *markdownWriter) list(title string, items []string) {
 	if len(items) > 0 {
-		mw.printf("\n%s:\n\n%s\n", title, strings.Join(items, "\n"))
+		mw.Printf("\n%s:\n\n%s\n", title, strings.Join(items, "\n"))
 	}
 }
 
@@ -135,7 +135,7 @@ func operationRow(s OperationSummary) []string {
 
 // environment writes the machine and the server's binary.
 func (mw *markdownWriter) environment(e stats.Environment) {
-	mw.printf("\n**Environment:** %s\n", stats.EnvironmentLine(e))
+	mw.Printf("\n**Environment:** %s\n", stats.EnvironmentLine(e))
 	if b := e.Binary; b != nil {
 		line := fmt.Sprintf("`%s`, %s, SHA-256 %.12s…", b.Path, stats.FormatBytes(float64(b.SizeBytes)), b.SHA256)
 		if b.GitRevision != "" {
@@ -144,6 +144,6 @@ func (mw *markdownWriter) environment(e stats.Environment) {
 				line += " with uncommitted changes"
 			}
 		}
-		mw.printf("\n**Server binary:** %s\n", line)
+		mw.Printf("\n**Server binary:** %s\n", line)
 	}
 }

@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -108,10 +107,7 @@ type OperationRun struct {
 
 // WriteJSON writes r as one indented JSON object followed by a newline.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := stats.EncodeJSON(w, r); err != nil {
 		return fmt.Errorf("writing the suite's JSON: %w", err)
 	}
 	return nil

@@ -141,11 +141,5 @@ func rangeOf(vs []float64) Range {
 	if len(vs) == 0 {
 		return Range{}
 	}
-	s := slices.Sorted(slices.Values(vs))
-	n := len(s)
-	median := s[n/2]
-	if n%2 == 0 {
-		median = (s[n/2-1] + s[n/2]) / 2
-	}
-	return Range{Min: s[0], Median: median, Max: s[n-1]}
+	return Range{Min: slices.Min(vs), Median: stats.Median(vs), Max: slices.Max(vs)}
 }

@@ -12,8 +12,8 @@ import (
 // startup and idle RSS, each operation's latency per mode, and the check
 // failures.
 func WriteText(w io.Writer, r *Report) error {
-	mw := &markdownWriter{w: w}
-	mw.printf("%s: %s per mode; modes %s\n\n", r.Name, plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
+	mw := &markdownWriter{stats.NewPrinter(w)}
+	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
 	rows := [][]string{{"mode", "runs", "startup", "(min–max)", "idle RSS", "(min–max)"}}
 	for _, m := range r.Summary.Modes {
 		st, idle := m.StartupS, m.IdleRSSBytes
@@ -38,14 +38,14 @@ func WriteText(w io.Writer, r *Report) error {
 					stats.FormatTime(l.P99), stats.FormatTime(l.Max), stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)})
 			}
 		}
-		mw.printf("\n")
+		mw.Printf("\n")
 		mw.aligned(rows)
 	}
 	if r.CheckFailures > 0 {
-		mw.printf("\n%s failed a check\n", plural(int(r.CheckFailures), "response"))
+		mw.Printf("\n%s failed a check\n", plural(int(r.CheckFailures), "response"))
 	}
-	if mw.err != nil {
-		return fmt.Errorf("writing the suite's summary: %w", mw.err)
+	if mw.Err() != nil {
+		return fmt.Errorf("writing the suite's summary: %w", mw.Err())
 	}
 	return nil
 }
@@ -72,6 +72,6 @@ func (mw *markdownWriter) aligned(rows [][]string) {
 				b.WriteString("  " + pad + cell)
 			}
 		}
-		mw.printf("%s\n", strings.TrimRight(b.String(), " "))
+		mw.Printf("%s\n", strings.TrimRight(b.String(), " "))
 	}
 }
