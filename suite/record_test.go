@@ -2,6 +2,7 @@ package suite
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,12 @@ func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 		if !strings.Contains(string(b), kept) {
 			t.Errorf("recorded plan lacks %q: %s", kept, b)
 		}
+	}
+}
+
+func TestDescribeServerLooksPastWrappers(t *testing.T) {
+	b := describeServer([]string{"nice", "-n", "5", "/bin/sh", "-c", "exit 0"})
+	if b == nil || filepath.Base(b.Path) != "sh" && filepath.Base(b.Path) != "dash" && filepath.Base(b.Path) != "bash" {
+		t.Errorf("described %+v, want the shell, not the wrapper", b)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -83,7 +84,7 @@ func (rep *Report) runAll(ctx context.Context, s *Suite, opt Options) error {
 func newReport(s *Suite, opt Options) *Report {
 	rep := &Report{Name: s.Name, PlanFile: s.File, Plan: s.Plan, Modes: s.Modes(), RunsPerMode: s.Runs}
 	rep.Environment = machine.Describe(opt.Version, time.Now())
-	rep.Environment.Binary = describeServer(s.server.command[0])
+	rep.Environment.Binary = describeServer(s.server.command)
 	for _, op := range s.ops {
 		info := OperationInfo{Name: op.name, Method: op.requestMethod(), URL: redactURL(op.url), Load: op.shape.describe()}
 		if op.dependsOn >= 0 {
@@ -94,20 +95,27 @@ func newReport(s *Suite, opt Options) *Report {
 	return rep
 }
 
-// describeServer identifies the server's executable, or returns nil. A
-// path taken from the environment is recorded as written (${VAR}).
-func describeServer(command string) *stats.Binary {
-	x := &expander{port: "0", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}
-	path, err := x.expand(command)
+// describeServer identifies the server's executable, looking past
+// wrappers such as taskset, or returns nil. A path taken from the
+// environment is recorded as written (${VAR}).
+func describeServer(command []string) *stats.Binary {
+	argv := make([]string, len(command))
+	secret := make([]bool, len(command))
+	for i, arg := range command {
+		x := &expander{port: "0", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}
+		expanded, err := x.expand(arg)
+		if err != nil {
+			return nil
+		}
+		argv[i], secret[i] = expanded, len(x.secrets) > 0
+	}
+	i := slices.Index(argv, proc.ServerBinary(argv))
+	b, err := proc.DescribeBinary(argv[i])
 	if err != nil {
 		return nil
 	}
-	b, err := proc.DescribeBinary(path)
-	if err != nil {
-		return nil
-	}
-	if len(x.secrets) > 0 {
-		b.Path = command
+	if secret[i] {
+		b.Path = command[i]
 	}
 	return &b
 }

@@ -7,9 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -105,7 +102,7 @@ func (l *loader) load(c *cli.Context) error {
 	res.Config = l.opts.runConfig(cfg, l.args)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
-		if b, err := proc.DescribeBinary(serverBinary(plan.exec.Command)); err == nil {
+		if b, err := proc.DescribeBinary(proc.ServerBinary(plan.exec.Command)); err == nil {
 			res.Environment.Binary = &b
 		}
 	}
@@ -183,31 +180,4 @@ var renderers = map[string]func(io.Writer, stats.Result, *options) error{
 	},
 	"json":     func(w io.Writer, r stats.Result, _ *options) error { return stats.WriteJSON(w, r) },
 	"markdown": func(w io.Writer, r stats.Result, _ *options) error { return stats.WriteMarkdown(w, r) },
-}
-
-// isWrapper reports whether a command runs another: taskset -c 1 ./server.
-func isWrapper(path string) bool {
-	switch filepath.Base(path) {
-	case "taskset", "nice", "ionice", "chrt", "numactl", "env", "time", "setsid":
-		return true
-	}
-	return false
-}
-
-// serverBinary finds the server in an --exec command line, looking past
-// wrappers and their options: the first argument after them that names an
-// executable.
-func serverBinary(argv []string) string {
-	if !isWrapper(argv[0]) {
-		return argv[0]
-	}
-	for _, a := range argv[1:] {
-		if strings.HasPrefix(a, "-") || isWrapper(a) {
-			continue
-		}
-		if _, err := exec.LookPath(a); err == nil {
-			return a
-		}
-	}
-	return argv[0]
 }
