@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Expect holds the checks every response must pass; a response that fails
@@ -38,6 +40,43 @@ type JSONField struct {
 
 // StatusRange is an inclusive range of status codes ("200" or "2xx").
 type StatusRange struct{ Lo, Hi int }
+
+// ParseStatusRange reads one status code, "200", or a class, "2xx".
+func ParseStatusRange(s string) (StatusRange, bool) {
+	if len(s) == 3 && s[1:] == "xx" && s[0] >= '1' && s[0] <= '5' {
+		lo := int(s[0]-'0') * 100
+		return StatusRange{Lo: lo, Hi: lo + 99}, true
+	}
+	code, err := strconv.Atoi(s)
+	return StatusRange{Lo: code, Hi: code}, err == nil && code >= 100 && code <= 599
+}
+
+// StatusIn reports whether status falls in one of ranges.
+func StatusIn(ranges []StatusRange, status int) bool {
+	for _, r := range ranges {
+		if status >= r.Lo && status <= r.Hi {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseDuration reads a duration as pummel's flags and plans take it: a Go
+// duration ("500ms", "10s", "5m", "1h") or bare seconds ("30", "1.5"),
+// never negative.
+func ParseDuration(s string) (time.Duration, bool) {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 || secs > math.MaxInt64/float64(time.Second) || math.IsNaN(secs) {
+			return 0, false
+		}
+		return time.Duration(secs * float64(time.Second)), true
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, false
+	}
+	return d, true
+}
 
 func (e *Expect) active() bool {
 	return len(e.Status) > 0 || len(e.Body) > 0 || e.BodyEquals != nil || len(e.JSON) > 0
@@ -74,14 +113,7 @@ func bodyDiffers(got, want int) string {
 	return fmt.Sprintf("body differs from the expected %d bytes", want)
 }
 
-func (e *Expect) statusOK(status int) bool {
-	for _, r := range e.Status {
-		if status >= r.Lo && status <= r.Hi {
-			return true
-		}
-	}
-	return false
-}
+func (e *Expect) statusOK(status int) bool { return StatusIn(e.Status, status) }
 
 // checkJSON decodes body once and checks each field in turn.
 func checkJSON(body []byte, fields []JSONField) string {

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -211,11 +209,8 @@ func (c *compiler) duration(field, s string, def time.Duration) (time.Duration, 
 	if s == "" {
 		return def, nil
 	}
-	if secs, err := strconv.ParseFloat(s, 64); err == nil && secs >= 0 && secs < math.MaxInt64/float64(time.Second) {
-		return time.Duration(secs * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	d, ok := engine.ParseDuration(s)
+	if !ok {
 		return 0, c.pos.errorf(field, "%q is not a duration (examples: 500ms, 2s, 1m, 30)", s)
 	}
 	return d, nil
@@ -235,7 +230,7 @@ func (c *compiler) statuses(field string, v any) ([]engine.StatusRange, error) {
 	for _, item := range items {
 		s, _ := scalarText(item)
 		for part := range strings.SplitSeq(s, ",") {
-			r, ok := statusRange(strings.TrimSpace(part))
+			r, ok := engine.ParseStatusRange(strings.TrimSpace(part))
 			if !ok {
 				return nil, c.pos.errorf(field, "%q is not a status (examples: 200, 2xx, [200, 204])", s)
 			}
@@ -243,16 +238,6 @@ func (c *compiler) statuses(field string, v any) ([]engine.StatusRange, error) {
 		}
 	}
 	return out, nil
-}
-
-// statusRange reads "200" or "2xx".
-func statusRange(s string) (engine.StatusRange, bool) {
-	if len(s) == 3 && s[1:] == "xx" && s[0] >= '1' && s[0] <= '5' {
-		lo := int(s[0]-'0') * 100
-		return engine.StatusRange{Lo: lo, Hi: lo + 99}, true
-	}
-	code, err := strconv.Atoi(s)
-	return engine.StatusRange{Lo: code, Hi: code}, err == nil && code >= 100 && code <= 599
 }
 
 // scalarText returns a YAML scalar as text; ok is false for a list or a

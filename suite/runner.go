@@ -55,17 +55,8 @@ func (r *runner) spec(m mode, logPath string) (proc.Spec, error) {
 		return spec, err
 	}
 	ranges := srv.readyStatus
-	spec.ReadyStatus = func(status int) bool { return statusIn(ranges, status) }
+	spec.ReadyStatus = func(status int) bool { return engine.StatusIn(ranges, status) }
 	return spec, nil
-}
-
-func statusIn(ranges []engine.StatusRange, status int) bool {
-	for _, rg := range ranges {
-		if status >= rg.Lo && status <= rg.Hi {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *runner) expandAll(ss []string) ([]string, error) {

@@ -36,14 +36,8 @@ func parseCount(s string) (int64, error) {
 // parseDuration reads a duration: a Go duration ("500ms", "10s", "5m",
 // "1h") or bare seconds ("30", "1.5").
 func parseDuration(s string) (time.Duration, error) {
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		if secs < 0 || secs > math.MaxInt64/float64(time.Second) || math.IsNaN(secs) {
-			return 0, fmt.Errorf("%q is not a duration (examples: 500ms, 10s, 5m, 1h, 30)", s)
-		}
-		return time.Duration(secs * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	d, ok := engine.ParseDuration(s)
+	if !ok {
 		return 0, fmt.Errorf("%q is not a duration (examples: 500ms, 10s, 5m, 1h, 30)", s)
 	}
 	return d, nil
@@ -53,17 +47,11 @@ func parseDuration(s string) (time.Duration, error) {
 func parseStatuses(s string) ([]engine.StatusRange, error) {
 	var out []engine.StatusRange
 	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
-		if len(part) == 3 && part[1:] == "xx" && part[0] >= '1' && part[0] <= '5' {
-			lo := int(part[0]-'0') * 100
-			out = append(out, engine.StatusRange{Lo: lo, Hi: lo + 99})
-			continue
-		}
-		code, err := strconv.Atoi(part)
-		if err != nil || code < 100 || code > 599 {
+		r, ok := engine.ParseStatusRange(strings.TrimSpace(part))
+		if !ok {
 			return nil, fmt.Errorf("%q is not a status list (examples: 200, 200,204, 2xx)", s)
 		}
-		out = append(out, engine.StatusRange{Lo: code, Hi: code})
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -76,14 +77,7 @@ func (o *options) execSpec() (*proc.Spec, error) {
 		if err != nil {
 			return nil, badFlag("--ready-status", err)
 		}
-		s.ReadyStatus = func(code int) bool {
-			for _, r := range ranges {
-				if code >= r.Lo && code <= r.Hi {
-					return true
-				}
-			}
-			return false
-		}
+		s.ReadyStatus = func(code int) bool { return engine.StatusIn(ranges, code) }
 	}
 	return s, nil
 }
