@@ -60,14 +60,11 @@ func (op *operation) requestMethod() string {
 }
 
 // runConfig records the load shape with the URL and headers as written
-// in the plan (placeholders kept) and secrets redacted.
+// in the plan (placeholders kept) and secrets redacted; the method is the
+// one sent.
 func (op *operation) runConfig(cfg engine.Config) stats.RunConfig {
-	rc := stats.RunConfig{
-		URL: redactURL(op.url), Method: op.requestMethod(), BodyBytes: len(cfg.Body),
-		Connections: cfg.Connections, Threads: cfg.Threads, DurationS: cfg.Duration.Seconds(),
-		Requests: cfg.Requests, TimeoutS: cfg.Timeout.Seconds(), KeepAlive: true, Rates: cfg.Rates,
-		WarmupS: cfg.Warmup.Seconds(), WarmupRequests: cfg.WarmupRequests,
-	}
+	rc := cfg.RunConfig()
+	rc.URL, rc.Headers = redactURL(op.url), nil
 	for _, h := range op.headers {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))
 	}
