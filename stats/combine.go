@@ -25,7 +25,9 @@ const (
 
 // Combine merges results of the same load into one. Histograms are
 // merged, never averaged, so every percentile of the combination is exact
-// (to the histogram's precision); counters are summed.
+// (to the histogram's precision); counters are summed. A single result is
+// checked as several would be and returned whole (stages, server figures
+// and schedule included).
 func Combine(rs []Result, how Combination) (Result, error) {
 	if len(rs) == 0 {
 		return Result{}, errors.New("no results to combine")
@@ -55,6 +57,9 @@ func Combine(rs []Result, how Combination) (Result, error) {
 	var err error
 	if out.Timeline, err = combineTimelines(rs, how); err != nil {
 		return Result{}, err
+	}
+	if len(rs) == 1 {
+		return rs[0], nil // checked like several, and kept whole: stages, server, schedule
 	}
 	return out, nil
 }

@@ -163,3 +163,14 @@ func TestCombineComputesNoCPUShareOverTooShortATime(t *testing.T) {
 		t.Errorf("summary %q", s)
 	}
 }
+
+func TestCombineKeepsASingleResultWhole(t *testing.T) {
+	r := Merge([]*Recorder{recorded(time.Millisecond)}, time.Second, nil)
+	r.Stages = []Result{{TargetRate: 10}}
+	r.Server = []ServerUsage{{PID: 7}}
+	r.TargetRate = 10
+	got, err := Combine([]Result{r}, Sequential)
+	if err != nil || len(got.Stages) != 1 || len(got.Server) != 1 || got.TargetRate != 10 {
+		t.Errorf("combined one result: stages %v, server %v, target %v, err %v", got.Stages, got.Server, got.TargetRate, err)
+	}
+}

@@ -55,9 +55,6 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return usageError{fmt.Sprintf("report: %v", err)}
 			}
-			if len(rs) == 1 {
-				res = rs[0] // as saved, stages and all
-			}
 			l := &loader{opts: &o, stdout: stdout}
 			if err := l.write(res); err != nil {
 				return err

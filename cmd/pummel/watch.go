@@ -74,16 +74,14 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 			break
 		}
 	}
-	if len(runs) == 1 {
-		runs[0].Interrupted = runs[0].Interrupted || ctx.Err() != nil
-		return runs[0], nil
-	}
 	all, err := stats.Combine(runs, stats.Sequential)
 	all.Interrupted = all.Interrupted || ctx.Err() != nil
 	if err != nil {
 		return all, exitError{exitFailed, err.Error()}
 	}
-	all.Runs = runs
+	if len(runs) > 1 {
+		all.Runs = runs
+	}
 	return all, nil
 }
 
