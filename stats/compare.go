@@ -19,26 +19,40 @@ func latencyFigure(name string, pick func(Latency) float64) comparedFigure {
 	return comparedFigure{name, func(r Result) (float64, bool) { return pick(r.Latency), r.Requests > 0 }, formatTimeUs}
 }
 
-func serverFigure(name string, pick func(ServerUsage) float64, format func(float64) string) comparedFigure {
+// serverFigure reads a figure of the first watched server; pick reports
+// false when that server lacks it.
+func serverFigure(name string, pick func(ServerUsage) (float64, bool), format func(float64) string) comparedFigure {
 	return comparedFigure{name, func(r Result) (float64, bool) {
 		if len(r.Server) == 0 {
 			return 0, false
 		}
-		return pick(r.Server[0]), true
+		return pick(r.Server[0])
 	}, format}
 }
 
+var (
+	requestsPerSFigure = comparedFigure{"Requests/sec", func(r Result) (float64, bool) { return r.RequestsPerS, true },
+		func(v float64) string { return fmt.Sprintf("%.2f", v) }}
+	errorsFigure = comparedFigure{"Errors", func(r Result) (float64, bool) {
+		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation), true
+	}, func(v float64) string { return fmt.Sprintf("%.0f", v) }}
+	serverCPUFigure = serverFigure("Server CPU/request", func(s ServerUsage) (float64, bool) { return s.CPUUsPerRequest, true }, formatTimeUs)
+)
+
+// peakRSSFigure is the server's peak RSS, under the given name.
+func peakRSSFigure(name string) comparedFigure {
+	return serverFigure(name, func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Peak), true }, FormatBytes)
+}
+
 var comparedFigures = []comparedFigure{
-	{"Requests/sec", func(r Result) (float64, bool) { return r.RequestsPerS, true }, func(v float64) string { return fmt.Sprintf("%.2f", v) }},
+	requestsPerSFigure,
 	latencyFigure("Latency p50", func(l Latency) float64 { return l.P50 }),
 	latencyFigure("Latency p90", func(l Latency) float64 { return l.P90 }),
 	latencyFigure("Latency p99", func(l Latency) float64 { return l.P99 }),
 	latencyFigure("Latency max", func(l Latency) float64 { return l.Max }),
-	{"Errors", func(r Result) (float64, bool) {
-		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation), true
-	}, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
-	serverFigure("Server RSS peak", func(s ServerUsage) float64 { return float64(s.RSSBytes.Peak) }, FormatBytes),
-	serverFigure("Server CPU/request", func(s ServerUsage) float64 { return s.CPUUsPerRequest }, formatTimeUs),
+	errorsFigure,
+	peakRSSFigure("Server RSS peak"),
+	serverCPUFigure,
 }
 
 // comparisonRows computes, per figure present on both sides, the median of

@@ -5,66 +5,59 @@ import (
 	"slices"
 )
 
-// runFigure is one figure summarised across runs.
-type runFigure struct {
-	name   string
-	value  func(Result) (float64, bool)
-	format func(float64) string
-}
-
-func firstServer(pick func(ServerUsage) (float64, bool)) func(Result) (float64, bool) {
-	return func(r Result) (float64, bool) {
-		if len(r.Server) == 0 {
-			return 0, false
-		}
-		return pick(r.Server[0])
-	}
-}
-
-var runFigures = []runFigure{
-	{"Startup", firstServer(func(s ServerUsage) (float64, bool) {
+// runFigures are the figures summarised across runs.
+var runFigures = []comparedFigure{
+	serverFigure("Startup", func(s ServerUsage) (float64, bool) {
 		if s.StartupS == nil {
 			return 0, false
 		}
 		return *s.StartupS * 1e6, true
-	}), formatTimeUs},
-	{"Idle RSS", firstServer(func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Idle), true }), FormatBytes},
-	{"Peak RSS", firstServer(func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Peak), true }), FormatBytes},
-	{"RSS after load", firstServer(func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }), FormatBytes},
-	{"Server CPU/request", firstServer(func(s ServerUsage) (float64, bool) { return s.CPUUsPerRequest, true }), formatTimeUs},
-	{"Requests/sec", func(r Result) (float64, bool) { return r.RequestsPerS, true }, func(v float64) string { return fmt.Sprintf("%.2f", v) }},
-	{"Latency p50", func(r Result) (float64, bool) { return r.Latency.P50, r.Requests > 0 }, formatTimeUs},
-	{"Latency p99", func(r Result) (float64, bool) { return r.Latency.P99, r.Requests > 0 }, formatTimeUs},
-	{"Errors", func(r Result) (float64, bool) {
-		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation), true
-	}, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
+	}, formatTimeUs),
+	serverFigure("Idle RSS", func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Idle), true }, FormatBytes),
+	peakRSSFigure("Peak RSS"),
+	serverFigure("RSS after load", func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }, FormatBytes),
+	serverCPUFigure,
+	requestsPerSFigure,
+	latencyFigure("Latency p50", func(l Latency) float64 { return l.P50 }),
+	latencyFigure("Latency p99", func(l Latency) float64 { return l.P99 }),
+	errorsFigure,
+}
+
+// runRow summarises one figure over the runs: name, min, median, max;
+// false when no run has it.
+func runRow(rs []Result, f comparedFigure) ([]string, bool) {
+	vs, ok := sideValues(rs, f)
+	if !ok {
+		return nil, false
+	}
+	return []string{f.name, f.format(slices.Min(vs)), f.format(Median(vs)), f.format(slices.Max(vs))}, true
 }
 
 // runRows summarises each figure over the runs: min, median, max.
 func runRows(rs []Result) [][]string {
 	var rows [][]string
 	for _, f := range runFigures {
-		vs, ok := sideValues(rs, comparedFigure(f))
-		if !ok {
-			continue
+		if row, ok := runRow(rs, f); ok {
+			rows = append(rows, row)
 		}
-		rows = append(rows, []string{f.name, f.format(slices.Min(vs)), f.format(Median(vs)), f.format(slices.Max(vs))})
 	}
 	return rows
 }
 
 // spanOf describes a figure over the runs as "median (min–max, N runs)".
 func spanOf(rs []Result, name string) (string, bool) {
-	for _, row := range runRows(rs) {
-		switch {
-		case row[0] != name:
-		case len(rs) == 1:
-			return row[2], true
-		default:
-			return fmt.Sprintf("%s (%s–%s, %d runs)", row[2], row[1], row[3], len(rs)), true
-		}
+	i := slices.IndexFunc(runFigures, func(f comparedFigure) bool { return f.name == name })
+	if i < 0 {
+		return "", false
 	}
-	return "", false
+	row, ok := runRow(rs, runFigures[i])
+	switch {
+	case !ok:
+		return "", false
+	case len(rs) == 1:
+		return row[2], true
+	}
+	return fmt.Sprintf("%s (%s–%s, %d runs)", row[2], row[1], row[3], len(rs)), true
 }
 
 // writeRunsText prints the runs table after pummel's other lines.
