@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -112,12 +113,15 @@ func TestWatchCountsCPUDuringLoad(t *testing.T) {
 func TestWatchReportsAProcessThatExits(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		start  func(t *testing.T) int // starts a server that exits after 150ms
-		reason string
+		name  string
+		start func(t *testing.T) int // starts a server that exits after 150ms
+		// reasons are the exit reasons allowed: a reaped process is a
+		// zombie for the moment before its parent's wait returns, and a
+		// sample may fall in it when the machine is busy.
+		reasons []string
 	}{
-		{name: "reaped by its parent", start: startReaped, reason: "no longer running"},
-		{name: "zombie, not yet reaped", start: startUnreaped, reason: "zombie"},
+		{name: "reaped by its parent", start: startReaped, reasons: []string{"no longer running", "zombie"}},
+		{name: "zombie, not yet reaped", start: startUnreaped, reasons: []string{"zombie"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,8 +134,8 @@ func TestWatchReportsAProcessThatExits(t *testing.T) {
 			waitFor(t, w.Exited, 3*time.Second)
 			w.EndLoad()
 			u := w.Stop()
-			if !u.ExitedDuringLoad || u.ExitS == nil || *u.ExitS <= 0 || *u.ExitS > 3 || u.ExitReason != tt.reason {
-				t.Errorf("Stop() = %+v (exit_s %v); want exited after 0-3s, %q", u, fmtPtr(u.ExitS), tt.reason)
+			if !u.ExitedDuringLoad || u.ExitS == nil || *u.ExitS <= 0 || *u.ExitS > 3 || !slices.Contains(tt.reasons, u.ExitReason) {
+				t.Errorf("Stop() = %+v (exit_s %v); want exited after 0-3s, one of %q", u, fmtPtr(u.ExitS), tt.reasons)
 			}
 			if u.RSSBytes.After != 0 || u.RSSBytes.Peak <= 0 || u.CPUSeconds < 0 {
 				t.Errorf("RSS %+v, CPU %.3f: want no after sample, a peak, CPU ≥ 0", u.RSSBytes, u.CPUSeconds)
