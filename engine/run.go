@@ -14,9 +14,6 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// runGCPercent is the garbage collector's target during a run (GOGC).
-const runGCPercent = 20
-
 // run is the state shared by all connections of one Run.
 type run struct {
 	cfg     *Config
@@ -111,12 +108,10 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	l := spawn(conns)
 	// Dialing thousands of connections leaves garbage the heap would keep
 	// as resident memory for the whole run: hand it back before the clock
-	// starts. The per-request path makes no garbage, so during the run the
-	// heap only grows by the sampler's (a timeline second, about 1 MB a
-	// second): a low GC percent keeps that from doubling the live heap at
-	// the cost of a short collection every few seconds.
+	// starts. The per-request path makes no garbage and the sampler little
+	// (a packed histogram and a few summaries a second), so the heap stays
+	// as it is and the collector does not run while the clock runs.
 	debug.FreeOSMemory()
-	defer debug.SetGCPercent(debug.SetGCPercent(runGCPercent))
 	r.start = time.Now()
 	if cfg.WarmupRequests == 0 { // else the first measured request starts the clock
 		r.measured.Store(r.start.Add(cfg.Warmup).UnixNano())
@@ -137,11 +132,16 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	}
 	elapsed := max(end.Sub(measureFrom), 0)
 	sampled := s.stop()
+	client := clientUsage(cpuTime()-cpu0, end.Sub(r.start))
 	res := r.result(workers, elapsed, sampled.rates)
-	res.Timeline = sampled.timeline
+	timeline, err := sampled.encodedTimeline()
+	if err != nil {
+		return stats.Result{}, err
+	}
+	res.Timeline = timeline
 	res.Start = measureFrom.UTC().Format(time.RFC3339Nano)
 	res.Interrupted = ctx.Err() != nil
-	res.Client = clientUsage(cpuTime()-cpu0, end.Sub(r.start))
+	res.Client = client
 	if res.Client.Saturated {
 		res.Warnings = append(res.Warnings, saturationWarning(res.Client))
 	}

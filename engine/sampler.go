@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -39,6 +41,23 @@ func (s *sampler) warming(now time.Time) bool {
 type samples struct {
 	rates    []float64
 	timeline []stats.Second
+	// histograms are the timeline's latency histograms, one a second,
+	// packed. Encoding one allocates about 1 MB (see stats.EncodePacked):
+	// done every second it would run the garbage collector every second.
+	histograms []*hdrhistogram.PackedHistogram
+}
+
+// encodedTimeline returns the timeline with each second's histogram
+// encoded, for after the run.
+func (s samples) encodedTimeline() ([]stats.Second, error) {
+	for i, h := range s.histograms {
+		enc, err := stats.EncodePacked(h)
+		if err != nil {
+			return nil, err
+		}
+		s.timeline[i].Histogram = enc
+	}
+	return s.timeline, nil
 }
 
 func startSampler(r *run, workers []*worker) *sampler {
@@ -62,13 +81,13 @@ func (s *sampler) loop(last time.Time) {
 				out.rates = appendRates(out.rates, s.workers, prev, now.Sub(last))
 			}
 			last = now
-			out.timeline = s.tickSecond(out.timeline, now, false)
+			s.tickSecond(&out, now, false)
 			s.report(now)
 		case <-s.done:
 			if len(out.rates) == 0 { // a run shorter than one interval
 				out.rates = appendRates(out.rates, s.workers, prev, time.Since(last))
 			}
-			out.timeline = s.tickSecond(out.timeline, time.Now(), true)
+			s.tickSecond(&out, time.Now(), true)
 			s.out <- out
 			return
 		}
@@ -77,13 +96,14 @@ func (s *sampler) loop(last time.Time) {
 
 // tickSecond appends a timeline entry when a second has passed (or, at the
 // end, for the part of a second left).
-func (s *sampler) tickSecond(timeline []stats.Second, now time.Time, final bool) []stats.Second {
-	sec, ok := s.second.take(s.workers, now, final, s.run.measureFrom())
+func (s *sampler) tickSecond(out *samples, now time.Time, final bool) {
+	sec, h, ok := s.second.take(s.workers, now, final, s.run.measureFrom())
 	if !ok {
-		return timeline
+		return
 	}
 	s.last = sec
-	return append(timeline, sec)
+	out.timeline = append(out.timeline, sec)
+	out.histograms = append(out.histograms, h)
 }
 
 // appendRates appends each worker's rate since prev and updates prev.

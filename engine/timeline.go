@@ -14,6 +14,7 @@ type timelineState struct {
 	from      time.Time // the start of the measurement
 	next      time.Time // when the current second ends
 	h         *hdrhistogram.Histogram
+	packer    stats.Packer
 	prevErrs  [stats.NumErrorClasses]int64
 	prevBytes int64
 }
@@ -21,15 +22,17 @@ type timelineState struct {
 func (t *timelineState) init() { t.h = stats.NewHistogram() }
 
 // take returns the second that ended by now (or, when final, what is left
-// of the current one); ok is false when there is none. Before the
-// measurement starts it drains the workers, so the warm-up enters nothing.
-func (t *timelineState) take(workers []*worker, now time.Time, final bool, from time.Time) (sec stats.Second, ok bool) {
+// of the current one), with its latency histogram packed and not yet
+// encoded (see samples.encodedTimeline); ok is false when there is none.
+// Before the measurement starts it drains the workers, so the warm-up
+// enters nothing.
+func (t *timelineState) take(workers []*worker, now time.Time, final bool, from time.Time) (sec stats.Second, h *hdrhistogram.PackedHistogram, ok bool) {
 	warming := from.IsZero() || now.Before(from)
 	if !warming && t.next.IsZero() { // the measurement has begun
 		t.from, t.next = from, from.Add(time.Second)
 	}
 	if !warming && !final && now.Before(t.next) {
-		return sec, false
+		return sec, nil, false
 	}
 	t.h.Reset()
 	var errs [stats.NumErrorClasses]int64
@@ -50,7 +53,7 @@ func (t *timelineState) take(workers []*worker, now time.Time, final bool, from 
 	bytesDelta := bytes - t.prevBytes
 	t.prevErrs, t.prevBytes = errs, bytes
 	if warming || final && t.h.TotalCount() == 0 && delta == (stats.Errors{}) {
-		return sec, false
+		return sec, nil, false
 	}
 	at := t.next
 	if final {
@@ -59,6 +62,6 @@ func (t *timelineState) take(workers []*worker, now time.Time, final bool, from 
 	for !t.next.After(now) {
 		t.next = t.next.Add(time.Second)
 	}
-	sec, err := stats.NewSecond(at.Sub(t.from).Seconds(), t.h, delta, bytesDelta)
-	return sec, err == nil
+	sec = stats.SummarizeSecond(at.Sub(t.from).Seconds(), t.h, delta, bytesDelta)
+	return sec, t.packer.Pack(t.h), true
 }

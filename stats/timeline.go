@@ -32,15 +32,23 @@ type SecondLatency struct {
 
 // NewSecond summarises one second from its histogram and counts.
 func NewSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) (Second, error) {
+	s := SummarizeSecond(at, h, errs, bytesRead)
+	var err error
+	s.Histogram, err = EncodeHistogram(h)
+	return s, err
+}
+
+// SummarizeSecond is NewSecond without the encoded histogram, for a
+// timeline that keeps its seconds' histograms packed (see PackHistogram)
+// and encodes them after the run.
+func SummarizeSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) Second {
 	s := Second{At: at, Requests: h.TotalCount(), Errors: errs, BytesRead: bytesRead}
 	if h.TotalCount() > 0 {
 		us := func(ns int64) float64 { return float64(ns) / 1e3 }
 		p := h.ValueAtPercentilesSlice([]float64{50, 90, 99})
 		s.Latency = SecondLatency{P50: us(p[0]), P90: us(p[1]), P99: us(p[2]), Max: us(h.Max())}
 	}
-	var err error
-	s.Histogram, err = EncodeHistogram(h)
-	return s, err
+	return s
 }
 
 // combineTimelines merges timelines: side by side (Parallel) second by
