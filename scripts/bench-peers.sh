@@ -9,7 +9,9 @@
 # depth, and checks that `pummel -n` at that depth sends exactly the
 # requests nginx counts.
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
-# interleaved within each repetition, so drift in the machine hits all of them.
+# interleaved within each repetition, so drift in the machine hits all of
+# them, and their order rotates from one repetition to the next, so no tool
+# always follows the same one.
 # For each run it records:
 #   requests   the server's own count (nginx stub_status delta), not the tool's
 #   req/s      requests / wall time of the client process
@@ -17,7 +19,9 @@
 #   RSS        the client's peak resident set size (/usr/bin/time %M)
 #   other CPU  CPU time used by anything but client and server during the run,
 #              in % of one core; runs above 10% are marked noisy
-# and writes a markdown table of medians, with ratios to wrk, to OUT.md
+# and writes a markdown table of medians to OUT.md, with two ratios to wrk:
+# of the medians, and paired (the median of each repetition's ratio, with
+# the lowest and highest), which drift between repetitions does not move
 # (default: stdout). Installs nginx, wrk, apache2-utils, hey and time from
 # Debian when missing. Sends traffic to 127.0.0.1 only; every run is bounded
 # by -d.
@@ -63,9 +67,10 @@ fi
 
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
+read -ra order <<<"$tools"
 for rep in $(seq "$reps"); do
   for c in $conns; do
-    for tool in $tools; do
+    for tool in "${order[@]}"; do
       cmd=$(command_for "$tool" "$c")
       before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
       /usr/bin/time -f "%e %U %S %M" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
@@ -79,12 +84,13 @@ for rep in $(seq "$reps"); do
       echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, other ${other}%" >&2
     done
   done
+  order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
 done
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | client max RSS | noisy runs |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
-  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" '
+  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | client max RSS | noisy runs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" '
     function median(list,   n, a, i, j, t) {
       n = split(list, a, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
@@ -93,6 +99,7 @@ done
     { k = $1 SUBSEP $2
       rps[k] = rps[k] " " $4 / $5
       eff[k] = eff[k] " " $4 / ($6 + $7)
+      one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
       if ($9 > 10) noisy[k]++ }
     END {
@@ -100,10 +107,20 @@ done
       for (ci = 1; ci <= nc; ci++) {
         for (ti = 1; ti <= nt; ti++) {
           k = T[ti] SUBSEP C[ci]
-          base = median(eff[(T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]])
+          b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
+          base = median(eff[b])
           e = median(eff[k])
-          printf "| %s | %s | %.0f | %.0f | %s | %.1f MiB | %d |\n", T[ti], C[ci], median(rps[k]), e,
-            (base > 0 ? sprintf("%.2f×", e / base) : "n/a"), median(rss[k]), noisy[k]
+          paired = ""; lo = ""; hi = ""
+          for (r = 1; r <= reps; r++) {
+            if (!((k, r) in one) || !((b, r) in one) || one[b, r] <= 0) continue
+            x = one[k, r] / one[b, r]
+            paired = paired " " x
+            if (lo == "" || x < lo) lo = x
+            if (hi == "" || x > hi) hi = x
+          }
+          printf "| %s | %s | %.0f | %.0f | %s | %s | %.1f MiB | %d |\n", T[ti], C[ci], median(rps[k]), e,
+            (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
+            (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"), median(rss[k]), noisy[k]
         }
       }
     }'
