@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/valyala/fasthttp"
 )
@@ -23,29 +24,44 @@ const maxReadBufferSize = 64 << 10
 // needs them, so a 1 MiB body costs no memory. It returns the status and
 // whether the connection must be closed afterwards.
 func (c *conn) readResponse() (status int, closeConn bool, f failure) {
+	// Wait for the response's first byte before taking a parser, so that
+	// a connection waiting for its server holds none.
+	if f := c.awaitFirstByte(); f.failed() {
+		return 0, false, f
+	}
 	h := headers.Get().(*fasthttp.ResponseHeader)
 	status, closeConn, f = c.readResponseWith(h)
 	headers.Put(h)
 	return status, closeConn, f
 }
 
+// awaitFirstByte waits until a response's first byte is buffered. It peeks
+// rather than letting fasthttp read: fasthttp reports any error before the
+// first byte as io.EOF, and pummel tells a reset from an EOF from a timeout.
+func (c *conn) awaitFirstByte() failure {
+	if _, err := c.br.Peek(1); err != nil {
+		return readFailure(err, false)
+	}
+	return failure{}
+}
+
 // headers holds response header parsers between responses. A connection
-// needs one only while it reads a response: pooling them keeps 10,000
-// connections from holding 10,000 parsers (about 600 bytes each, with
-// their buffers), and the few in use stay in the CPU's cache.
+// needs one only while it parses a response, not while it waits for one:
+// pooling them keeps 10,000 connections from holding 10,000 parsers (about
+// 600 bytes each, with their buffers), and the few in use stay in the
+// CPU's cache.
 var headers = sync.Pool{New: func() any {
+	parsersMade.Add(1)
 	h := new(fasthttp.ResponseHeader)
 	h.DisableNormalizing()
 	return h
 }}
 
+// parsersMade counts the header parsers made for the pool, for tests.
+var parsersMade atomic.Int64
+
 func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeConn bool, f failure) {
 	for {
-		// Peek first: fasthttp reports any error before the first byte as
-		// io.EOF, and pummel tells a reset from an EOF from a timeout.
-		if _, err := c.br.Peek(1); err != nil {
-			return 0, false, readFailure(err, false)
-		}
 		if err := h.Read(c.br); err != nil {
 			if c.growReader(err) {
 				continue // the header did not fit: read it again, whole
@@ -53,8 +69,11 @@ func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeCo
 			return 0, false, readFailure(err, true)
 		}
 		status = h.StatusCode()
-		if status >= 100 && status < 200 && status != 101 {
-			continue // an interim response: the real one follows
+		if status >= 100 && status < 200 && status != 101 { // an interim response: the real one follows
+			if f := c.awaitFirstByte(); f.failed() {
+				return 0, false, f
+			}
+			continue
 		}
 		if c.worker.script != nil {
 			c.keepHeaders(h)
