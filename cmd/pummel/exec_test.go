@@ -103,10 +103,12 @@ func TestExecServerNeverReady(t *testing.T) {
 	}
 }
 
-func TestWatchPid(t *testing.T) {
-	bin := pummelBinary(t)
+// startServe runs `pummel serve` as a child until the test ends and
+// returns it once it accepts connections, with its address.
+func startServe(t *testing.T) (*exec.Cmd, string) {
+	t.Helper()
 	addr := fixture.FreeAddr(t)
-	srv := exec.Command(bin, "serve", "--addr", addr)
+	srv := exec.Command(pummelBinary(t), "serve", "--addr", addr)
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -118,6 +120,11 @@ func TestWatchPid(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return srv, addr
+}
+
+func TestWatchPid(t *testing.T) {
+	srv, addr := startServe(t)
 	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "500", "--pid", fmt.Sprint(srv.Process.Pid), "http://"+addr+"/")
 	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("Server pid %d: RSS idle", srv.Process.Pid)) {
 		t.Errorf("exit %d: %s\n%s", code, stdout, stderr)

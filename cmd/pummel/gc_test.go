@@ -2,15 +2,11 @@ package main
 
 import (
 	"bytes"
-	"net"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
-
-	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 // gcLine matches a GODEBUG=gctrace=1 line's cycle number and start time
@@ -22,22 +18,9 @@ var gcLine = regexp.MustCompile(`(?m)^gc (\d+) @(\d+\.\d+)s`)
 // not run while the clock runs. The run's own GC trace is the witness:
 // cycles while connections open and after the clock stops are allowed.
 func TestNoGarbageCollectionDuringTheRun(t *testing.T) {
-	bin := pummelBinary(t)
-	addr := fixture.FreeAddr(t)
-	srv := exec.Command(bin, "serve", "--addr", addr)
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_, addr := startServe(t)
 	const from, to = 1.0, 3.5 // the clock runs from about 0.05 s to 4.05 s
-	cmd := exec.Command(bin, "-q", "-c", "8", "-d", "4s", "http://"+addr+"/")
+	cmd := exec.Command(pummelBinary(t), "-q", "-c", "8", "-d", "4s", "http://"+addr+"/")
 	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
