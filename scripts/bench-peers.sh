@@ -7,7 +7,10 @@
 # -p DEPTH adds a pipelined comparison at each connection count: pummel
 # --pipeline DEPTH against wrk with scripts/lua/pipeline.lua at the same
 # depth, and checks that `pummel -n` at that depth sends exactly the
-# requests nginx counts.
+# requests nginx counts. Pipelined runs get a 30 s timeout: at 10,000
+# connections and depth 16, 160,000 requests wait in line, about 2 s at
+# nginx's rate, which the default 2 s timeout would turn into timeouts
+# (pummel then reopens the connection, wrk only counts them).
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
 # interleaved within each repetition, so drift in the machine hits all of
 # them, and their order rotates from one repetition to the next, so no tool
@@ -51,8 +54,8 @@ command_for() { # tool connections [pummel binary]
     wrk) echo "wrk -t$threads -c$c -d${dur}s $url" ;;
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
-    pummel-pipeline) echo "$bin -q -t$threads -c$c -d${dur}s --pipeline $depth $url" ;;
-    wrk-pipeline) echo "wrk -t$threads -c$c -d${dur}s -s $lua $url -- $depth" ;;
+    pummel-pipeline) echo "$bin -q -t$threads -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
+    wrk-pipeline) echo "wrk -t$threads -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
   esac
 }
 
