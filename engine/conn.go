@@ -40,6 +40,7 @@ type conn struct {
 	// scriptHeaders are the last response's headers, for the script's
 	// response() only.
 	scriptHeaders []script.Header
+	memo          headerMemo // the last response header, to skip parsing it again
 	// batchSince is when the batch's first outcome was added.
 	batchSince time.Time
 	served     int // responses on the current connection

@@ -29,6 +29,9 @@ func (c *conn) readResponse() (status int, closeConn bool, f failure) {
 	if f := c.awaitFirstByte(); f.failed() {
 		return 0, false, f
 	}
+	if c.worker.script == nil && c.memo.match(c.br) { // a script's response() wants the headers
+		return c.readRest(c.memo.status, c.memo.length, c.memo.closeConn)
+	}
 	h := headers.Get().(*fasthttp.ResponseHeader)
 	status, closeConn, f = c.readResponseWith(h)
 	headers.Put(h)
@@ -62,6 +65,7 @@ var parsersMade atomic.Int64
 
 func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeConn bool, f failure) {
 	for {
+		c.memo.note(c.br)
 		if err := h.Read(c.br); err != nil {
 			if c.growReader(err) {
 				continue // the header did not fit: read it again, whole
@@ -77,13 +81,21 @@ func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeCo
 		}
 		if c.worker.script != nil {
 			c.keepHeaders(h)
+		} else {
+			c.memo.remember(c.br, status, h.ContentLength(), h.ConnectionClose())
 		}
-		untilClose, err := c.readBody(status, h.ContentLength())
-		if err != nil {
-			return status, true, readFailure(err, true)
-		}
-		return status, untilClose || h.ConnectionClose(), failure{}
+		return c.readRest(status, h.ContentLength(), h.ConnectionClose())
 	}
+}
+
+// readRest reads the body of a response whose header is read; closeConn
+// is what the header said of the connection.
+func (c *conn) readRest(status, length int, closeConn bool) (int, bool, failure) {
+	untilClose, err := c.readBody(status, length)
+	if err != nil {
+		return status, true, readFailure(err, true)
+	}
+	return status, untilClose || closeConn, failure{}
 }
 
 // readBody consumes the body; untilClose is true when it was delimited by

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+)
+
+// Responses recognised by the header memo read exactly as parsed ones:
+// same status, same framing, same connection handling, and the stream
+// stays in step. Headers that differ, end in bare line feeds, or follow
+// an interim response are parsed.
+func TestHeaderMemoReadsAsParsing(t *testing.T) {
+	const (
+		a       = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 5\r\n\r\nhello"
+		b       = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 3\r\n\r\nabc"
+		chunked = "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+		bareLF  = "HTTP/1.1 201 Created\nContent-Length: 2\n\nok"
+		interim = "HTTP/1.1 100 Continue\r\n\r\n"
+		closing = "HTTP/1.1 202 Accepted\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+		http10  = "HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx"
+	)
+	tests := []struct {
+		response  string
+		status    int
+		closeConn bool
+		hit       bool // recognised, not parsed
+	}{
+		{a, 200, false, false},
+		{a, 200, false, true},
+		{a, 200, false, true},
+		{b, 200, false, false},
+		{b, 200, false, true},
+		{chunked, 404, false, false},
+		{chunked, 404, false, true},
+		{bareLF, 201, false, false}, // a copy through the next blank line would take in a
+		{a, 200, false, false},
+		{bareLF, 201, false, false},
+		{a, 200, false, true},
+		{interim + a, 200, false, false}, // both parsed: only a response's start is compared
+		{a, 200, false, true},
+		{closing, 202, true, false},
+		{closing, 202, true, true},
+		{http10, 200, true, false},
+		{http10, 200, true, true},
+	}
+	var stream strings.Builder
+	for _, tt := range tests {
+		stream.WriteString(tt.response)
+	}
+	c := &conn{run: &run{}, worker: &worker{}, wire: newWire()}
+	c.br = bufio.NewReaderSize(strings.NewReader(stream.String()), 4096) // all of it buffered at once
+	for i, tt := range tests {
+		hits := c.memo.hits
+		status, closeConn, f := c.readResponse()
+		if f.failed() || status != tt.status || closeConn != tt.closeConn {
+			t.Fatalf("response %d: status %d, close %v, failure %+v; want %d, %v", i, status, closeConn, f, tt.status, tt.closeConn)
+		}
+		if hit := c.memo.hits > hits; hit != tt.hit {
+			t.Errorf("response %d: recognised %v, want %v", i, hit, tt.hit)
+		}
+	}
+	if _, err := c.br.Peek(1); err == nil {
+		t.Errorf("%d bytes left after the last response", c.br.Buffered())
+	}
+}
