@@ -18,17 +18,20 @@ var blankLine = []byte("\r\n\r\n")
 // largest item of pummel's own CPU time in a profile of a pipelined run.
 //
 // It is sound because a parse depends on the bytes alone: a header is
-// remembered only when fasthttp consumed exactly the bytes through the
-// first blank line, so the remembered bytes are a whole header, and a
-// buffer that starts with them starts with that same header.
+// remembered only when it was buffered whole, starting with its status
+// line, and fasthttp consumed exactly the bytes through its first blank
+// line, so the remembered bytes are a whole header and fasthttp read
+// nothing more to parse it. A buffer that starts with them starts with
+// that same header. The bytes are copied before the parse, which may
+// rewrite them in place (folded header lines are joined).
 type headerMemo struct {
 	raw       []byte // the remembered header
 	status    int
 	length    int // as fasthttp's ContentLength: -1 chunked, -2 until close
 	closeConn bool
 	// next and buffered are note's record of the header about to be
-	// parsed: its bytes in the reader's buffer, through its blank line,
-	// and how much was buffered.
+	// parsed: a copy through its blank line (empty if none), and how much
+	// was buffered.
 	next     []byte
 	buffered int
 	hits     int // responses recognised, for tests
@@ -49,24 +52,27 @@ func (m *headerMemo) match(br *bufio.Reader) bool {
 	return true
 }
 
-// note finds the header buffered whole in br, before fasthttp parses it;
-// none if it is not (or is longer than maxMemoHeader).
+// note copies the header buffered whole in br, before fasthttp parses it:
+// nothing if it is not, if it is longer than maxMemoHeader, or if blank
+// lines come first (fasthttp skips them, and its header then does not end
+// at the first blank line).
 func (m *headerMemo) note(br *bufio.Reader) {
-	m.next, m.buffered = nil, br.Buffered()
+	m.next, m.buffered = m.next[:0], br.Buffered()
 	b, _ := br.Peek(min(m.buffered, maxMemoHeader)) // buffered already: no read
+	if len(b) == 0 || b[0] == '\r' || b[0] == '\n' {
+		return
+	}
 	if i := bytes.Index(b, blankLine); i >= 0 {
-		m.next = b[:i+len(blankLine)]
+		m.next = append(m.next, b[:i+len(blankLine)]...)
 	}
 }
 
-// remember keeps a copy of the header note found, with what fasthttp
-// parsed from it, if fasthttp consumed exactly that header from br. Its
-// bytes are then still in br's buffer: a whole buffered header is parsed
-// without reading, and only a read moves what a reader holds.
+// remember keeps the header note copied, with what fasthttp parsed from
+// it, if fasthttp consumed exactly that header from br.
 func (m *headerMemo) remember(br *bufio.Reader, status, length int, closeConn bool) {
 	if len(m.next) > 0 && m.buffered-br.Buffered() == len(m.next) {
-		m.raw = append(m.raw[:0], m.next...)
+		m.raw, m.next = m.next, m.raw
 		m.status, m.length, m.closeConn = status, length, closeConn
 	}
-	m.next = nil
+	m.next = m.next[:0]
 }

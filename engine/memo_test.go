@@ -2,9 +2,43 @@ package engine
 
 import (
 	"bufio"
+	"io"
 	"strings"
 	"testing"
 )
+
+// chunks is a reader that returns one chunk per Read, as a socket returns
+// what has arrived.
+type chunks []string
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(*c) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*c)[0])
+	if (*c)[0] = (*c)[0][n:]; (*c)[0] == "" {
+		*c = (*c)[1:]
+	}
+	return n, nil
+}
+
+// Blank lines before a status line (which a client must tolerate) are
+// skipped by fasthttp, which then reads on past the first blank line: such
+// a header is not remembered, or the blank line alone would be, and the
+// stream would fall out of step.
+func TestHeaderMemoSkipsLeadingBlankLines(t *testing.T) {
+	const h = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n" // without its blank line
+	c := &conn{run: &run{}, worker: &worker{}, wire: newWire()}
+	c.br = bufio.NewReaderSize(&chunks{"\r\n\r\n" + h, "\r\n" + h, "\r\n", "\r\n\r\n" + h + "\r\n"}, 512)
+	for i := range 3 {
+		if status, _, f := c.readResponse(); f.failed() || status != 200 {
+			t.Fatalf("response %d: status %d, failure %+v", i, status, f)
+		}
+	}
+	if status, _, f := c.readResponse(); !f.failed() {
+		t.Errorf("a fourth response (status %d) in a stream of three", status)
+	}
+}
 
 // Responses recognised by the header memo read exactly as parsed ones:
 // same status, same framing, same connection handling, and the stream
@@ -19,6 +53,9 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		interim = "HTTP/1.1 100 Continue\r\n\r\n"
 		closing = "HTTP/1.1 202 Accepted\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 		http10  = "HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx"
+		// fasthttp joins folded lines in the buffer as it parses
+		folded     = "HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 1\r\n\r\nz"
+		foldedConn = "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n ,close\r\nContent-Length: 0\r\n\r\n"
 	)
 	tests := []struct {
 		response  string
@@ -43,6 +80,10 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		{closing, 202, true, true},
 		{http10, 200, true, false},
 		{http10, 200, true, true},
+		{folded, 200, false, false},
+		{folded, 200, false, true},
+		{foldedConn, 200, true, false},
+		{foldedConn, 200, true, true},
 	}
 	var stream strings.Builder
 	for _, tt := range tests {
