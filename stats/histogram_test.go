@@ -32,6 +32,7 @@ func TestPackedEncodesAsDense(t *testing.T) {
 			var k Packer
 			k.Pack(spreadHistogram()) // scratch left full by another
 			p := k.Pack(h)
+			k.Pack(spreadHistogram()) // and used again after: p must not share it
 			packed, err := EncodePacked(p)
 			if err != nil {
 				t.Fatal(err)

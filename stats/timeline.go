@@ -39,7 +39,7 @@ func NewSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int
 }
 
 // SummarizeSecond is NewSecond without the encoded histogram, for a
-// timeline that keeps its seconds' histograms packed (see PackHistogram)
+// timeline that keeps its seconds' histograms packed (see Packer)
 // and encodes them after the run.
 func SummarizeSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) Second {
 	s := Second{At: at, Requests: h.TotalCount(), Errors: errs, BytesRead: bytesRead}
