@@ -42,7 +42,7 @@ type samples struct {
 	rates    []float64
 	timeline []stats.Second
 	// histograms are the timeline's latency histograms, one a second,
-	// packed. Encoding one allocates about 1 MB (see stats.EncodePacked):
+	// packed. Encoding one allocates about 1 MB (see stats.EncodeHistogram):
 	// done every second it would run the garbage collector every second.
 	histograms []*hdrhistogram.PackedHistogram
 }
@@ -51,7 +51,7 @@ type samples struct {
 // encoded, for after the run.
 func (s samples) encodedTimeline() ([]stats.Second, error) {
 	for i, h := range s.histograms {
-		enc, err := stats.EncodePacked(h)
+		enc, err := stats.EncodeHistogram(h)
 		if err != nil {
 			return nil, err
 		}

@@ -8,16 +8,28 @@ import (
 
 // EncodeHistogram returns h as base64 text in HdrHistogram's V2 compressed
 // format (the one the Java, C and Go implementations all read), or "" if h
-// is empty.
-func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
+// is empty. h is dense or packed: both give the same text for the same
+// counts.
+//
+// Encoding allocates a compressor of about 1 MB each time, in the library:
+// a run encodes its per-second histograms after the clock stops, so that
+// the garbage collector does not run during the measurement.
+func EncodeHistogram(h Encodable) (string, error) {
 	if h.TotalCount() == 0 {
 		return "", nil
 	}
-	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	b, err := h.EncodeV2()
 	if err != nil {
 		return "", fmt.Errorf("encoding latency histogram: %w", err)
 	}
 	return string(b), nil
+}
+
+// Encodable is what hdrhistogram-go's dense and packed histograms share
+// for encoding.
+type Encodable interface {
+	TotalCount() int64
+	EncodeV2() ([]byte, error)
 }
 
 // A Packer makes sparse copies of histograms, the size of their populated
@@ -36,23 +48,6 @@ func (k *Packer) Pack(h *hdrhistogram.Histogram) *hdrhistogram.PackedHistogram {
 	k.scratch.Reset()
 	k.scratch.MergeFrom(h)
 	return k.scratch.Clone()
-}
-
-// EncodePacked is EncodeHistogram for a packed histogram; both give the
-// same text for the same counts.
-//
-// Encoding allocates a compressor of about 1 MB each time, in the library:
-// a run encodes its per-second histograms after the clock stops, so that
-// the garbage collector does not run during the measurement.
-func EncodePacked(p *hdrhistogram.PackedHistogram) (string, error) {
-	if p.TotalCount() == 0 {
-		return "", nil
-	}
-	b, err := p.Encode()
-	if err != nil {
-		return "", fmt.Errorf("encoding latency histogram: %w", err)
-	}
-	return string(b), nil
 }
 
 // DecodeHistogram parses text written by EncodeHistogram. An empty string

@@ -33,7 +33,7 @@ func TestPackedEncodesAsDense(t *testing.T) {
 			k.Pack(spreadHistogram()) // scratch left full by another
 			p := k.Pack(h)
 			k.Pack(spreadHistogram()) // and used again after: p must not share it
-			packed, err := EncodePacked(p)
+			packed, err := EncodeHistogram(p)
 			if err != nil {
 				t.Fatal(err)
 			}
