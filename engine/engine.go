@@ -173,8 +173,7 @@ func (c *Config) warmupRate() float64 {
 
 // readBufferSize is the initial read buffer: room for a pipelined batch
 // of small responses, so that one read can take in a whole batch from a
-// server that writes it at once. pipelinedResponseSize is what a small
-// response is counted as.
+// server that writes it at once.
 func (c *Config) readBufferSize() int {
 	size := DefaultReadBufferSize
 	if c.ReadBufferSize > 0 {

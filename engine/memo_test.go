@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"io"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,27 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 	}
 	if _, err := c.br.Peek(1); err == nil {
 		t.Errorf("%d bytes left after the last response", c.br.Buffered())
+	}
+}
+
+// A script's response() gets every response's own headers, so with a
+// script nothing is remembered and every header is parsed.
+func TestHeaderMemoNotWithAScript(t *testing.T) {
+	const a = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 0\r\n\r\n"
+	u, _ := url.Parse("http://127.0.0.1:1/")
+	cfg := Config{URL: u}
+	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(1, u.Host) // it has a response()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &conn{run: &run{}, worker: &worker{script: &scripted{thread: threads[0]}}, wire: newWire()}
+	c.br = bufio.NewReaderSize(strings.NewReader(a+a+a), 4096)
+	for i := range 3 {
+		if status, _, f := c.readResponse(); f.failed() || status != 200 {
+			t.Fatalf("response %d: status %d, failure %+v", i, status, f)
+		}
+		if c.memo.hits != 0 || len(c.scriptHeaders) == 0 {
+			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.memo.hits, len(c.scriptHeaders))
+		}
 	}
 }

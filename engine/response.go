@@ -29,7 +29,7 @@ func (c *conn) readResponse() (status int, closeConn bool, f failure) {
 	if f := c.awaitFirstByte(); f.failed() {
 		return 0, false, f
 	}
-	if c.worker.script == nil && c.memo.match(c.br) { // a script's response() wants the headers
+	if c.memo.match(c.br) { // never with a script: see readResponseWith
 		return c.readRest(c.memo.status, c.memo.length, c.memo.closeConn)
 	}
 	h := headers.Get().(*fasthttp.ResponseHeader)
@@ -79,7 +79,7 @@ func (c *conn) readResponseWith(h *fasthttp.ResponseHeader) (status int, closeCo
 			}
 			continue
 		}
-		if c.worker.script != nil {
+		if c.worker.script != nil { // response() wants every header: nothing is remembered
 			c.keepHeaders(h)
 		} else {
 			c.memo.remember(c.br, status, h.ContentLength(), h.ConnectionClose())
