@@ -7,10 +7,8 @@
 # -p DEPTH adds a pipelined comparison at each connection count: pummel
 # --pipeline DEPTH against wrk with scripts/lua/pipeline.lua at the same
 # depth, and checks that `pummel -n` at that depth sends exactly the
-# requests nginx counts. Pipelined runs get a 30 s timeout: at 10,000
-# connections and depth 16, 160,000 requests wait in line, about 2 s at
-# nginx's rate, which the default 2 s timeout would turn into timeouts
-# (pummel then reopens the connection, wrk only counts them).
+# requests nginx counts. Pipelined runs get a 30 s timeout (see
+# bench_command in scripts/lib.sh).
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
 # interleaved within each repetition, so drift in the machine hits all of
 # them, and their order rotates from one repetition to the next, so no tool
@@ -43,21 +41,8 @@ done
 bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey /usr/bin/time:time taskset:util-linux curl:curl
 
 [ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
-lua=$PWD/scripts/lua/pipeline.lua
 bench_setup
 bench_nginx 18089
-
-command_for() { # tool connections [pummel binary]
-  local c=$2 threads=1 bin=${3:-$pummel}
-  case $1 in
-    pummel) echo "$bin -q -t$threads -c$c -d${dur}s $url" ;;
-    wrk) echo "wrk -t$threads -c$c -d${dur}s $url" ;;
-    ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
-    hey) echo "hey -z ${dur}s -c $c $url" ;;
-    pummel-pipeline) echo "$bin -q -t$threads -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
-    wrk-pipeline) echo "wrk -t$threads -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
-  esac
-}
 
 if [ -n "$depth" ]; then # every pipelined request counted, exactly
   before=$(served)
@@ -74,7 +59,7 @@ read -ra order <<<"$tools"
 for rep in $(seq "$reps"); do
   for c in $conns; do
     for tool in "${order[@]}"; do
-      cmd=$(command_for "$tool" "$c")
+      cmd=$(bench_command "$tool" "$c")
       before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
       /usr/bin/time -f "%e %U %S %M" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
       after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
@@ -136,5 +121,5 @@ done
   echo
   echo "Commands (CONNS and the URL filled in per run):"
   echo
-  for tool in $tools; do echo "    $(command_for "$tool" CONNS pummel)"; done
+  for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done
 } >"$out"

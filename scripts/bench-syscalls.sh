@@ -27,15 +27,6 @@ bench_nginx 18096
 
 tools="pummel wrk"
 [ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
-command_for() { # tool connections
-  case $1 in
-    pummel) echo "$pummel -q -t1 -c$2 -d${dur}s $url" ;;
-    wrk) echo "wrk -t1 -c$2 -d${dur}s $url" ;;
-    pummel-pipeline) echo "$pummel -q -t1 -c$2 -d${dur}s --pipeline $depth $url" ;;
-    wrk-pipeline) echo "wrk -t1 -c$2 -d${dur}s -s $PWD/scripts/lua/pipeline.lua $url -- $depth" ;;
-  esac
-}
-
 events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl
 {
   echo "| tool | connections | requests | syscalls per request | write | read | of which empty | epoll_wait/pwait | epoll_ctl |"
@@ -45,7 +36,7 @@ events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,s
       before=$(served)
       # shellcheck disable=SC2046 # the command is a word list
       perf stat -x, -e "$events" -e syscalls:sys_exit_read --filter 'ret == -11' -o "$work/perf" \
-        taskset -c 0 $(command_for "$tool" "$c") >/dev/null
+        taskset -c 0 $(bench_command "$tool" "$c") >/dev/null
       n=$(( $(served) - before - 1 ))
       awk -F, -v n="$n" -v tool="$tool" -v c="$c" '
         $3 ~ /raw_syscalls/ { all = $1 } $3 ~ /enter_write$/ { w = $1 } $3 ~ /enter_read$/ { r = $1 }
@@ -55,6 +46,6 @@ events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,s
   done
   echo
   echo "Counted over the whole process (start-up included), ${dur}s per run; nginx on CPU 1, the client on CPU 0."
-  [ -n "$depth" ] && echo "Pipelined rows: depth $depth (wrk runs scripts/lua/pipeline.lua)."
+  [ -n "$depth" ] && echo "Pipelined rows: depth $depth, 30 s timeout (wrk runs scripts/lua/pipeline.lua)."
   bench_footer
 } >"$out"

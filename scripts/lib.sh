@@ -60,6 +60,25 @@ CONF
   nginx_worker=$(pgrep -P "$nginx_master" | head -1)
 }
 
+# bench_command TOOL CONNS [PUMMEL] prints the command line of one client
+# run of $dur seconds against $url: pummel, wrk, ab, hey, or pummel-pipeline
+# and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua).
+# PUMMEL replaces $pummel in what is printed. Pipelined runs get a 30 s
+# timeout: at 10,000 connections and depth 16, 160,000 requests wait in
+# line, about 2 s at nginx's rate, which the default 2 s timeout would turn
+# into timeouts (pummel then reopens the connection, wrk only counts them).
+bench_command() {
+  local c=$2 bin=${3:-$pummel} lua=$PWD/scripts/lua/pipeline.lua
+  case $1 in
+    pummel) echo "$bin -q -t1 -c$c -d${dur}s $url" ;;
+    wrk) echo "wrk -t1 -c$c -d${dur}s $url" ;;
+    ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
+    hey) echo "hey -z ${dur}s -c $c $url" ;;
+    pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
+    wrk-pipeline) echo "wrk -t1 -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
+  esac
+}
+
 # served prints how many requests nginx has answered so far.
 served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
 # busy_jiffies prints the machine's busy CPU time; proc_jiffies PID a process's.
