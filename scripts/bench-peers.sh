@@ -18,14 +18,16 @@
 #   req/s      requests / wall time of the client process
 #   req/CPU-s  requests / (user + system CPU seconds of the client process)
 #   RSS        the client's peak resident set size (/usr/bin/time %M)
+#   sleeps     the client's voluntary context switches (/usr/bin/time %w) per
+#              1,000 requests: how often it ran out of work and waited
 #   other CPU  CPU time used by anything but client and server during the run,
 #              in % of one core; runs above 10% are marked noisy
 # and writes a markdown table of medians to OUT.md, with two ratios to wrk:
 # of the medians, and paired (the median of each repetition's ratio, with
-# the lowest and highest), which drift between repetitions does not move
-# (default: stdout). Installs nginx, wrk, apache2-utils, hey and time from
-# Debian when missing. Sends traffic to 127.0.0.1 only; every run is bounded
-# by -d.
+# the lowest and highest), which drift between repetitions does not move,
+# then every run's own figures (default: stdout). Installs nginx, wrk,
+# apache2-utils, hey and time from Debian when missing. Sends traffic to
+# 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,23 +63,23 @@ for rep in $(seq "$reps"); do
     for tool in "${order[@]}"; do
       cmd=$(bench_command "$tool" "$c")
       before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
-      /usr/bin/time -f "%e %U %S %M" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
+      /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
       after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
-      read -r wall user sys rss <"$work/time"
+      read -r wall user sys rss sleeps <"$work/time"
       requests=$((after - before - 1)) # less our own status request
       other=$(awk -v b=$((b1 - b0)) -v n=$((n1 - n0)) -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
         'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" >>"$runs"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" >>"$runs"
       printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
-      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, other ${other}%" >&2
+      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, other ${other}%" >&2
     done
   done
   order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
 done
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | client max RSS | noisy runs |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" '
     function median(list,   n, a, i, j, t) {
       n = split(list, a, " ")
@@ -89,7 +91,8 @@ done
       eff[k] = eff[k] " " $4 / ($6 + $7)
       one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
-      if ($9 > 10) noisy[k]++ }
+      sleeps[k] = sleeps[k] " " 1000 * $9 / $4
+      if ($10 > 10) noisy[k]++ }
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
       for (ci = 1; ci <= nc; ci++) {
@@ -106,9 +109,9 @@ done
             if (lo == "" || x < lo) lo = x
             if (hi == "" || x > hi) hi = x
           }
-          printf "| %s | %s | %.0f | %.0f | %s | %s | %.1f MiB | %d |\n", T[ti], C[ci], median(rps[k]), e,
+          printf "| %s | %s | %.0f | %.0f | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
-            (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"), median(rss[k]), noisy[k]
+            (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"), median(rss[k]), median(sleeps[k]), noisy[k]
         }
       }
     }'
@@ -118,6 +121,14 @@ done
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | head -1 | awk '{print $NF}'), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
+  echo
+  echo "<details><summary>Every run, in the order run</summary>"
+  echo
+  echo "| repetition | tool | connections | requests | requests per client CPU-second | client CPU-s (user+sys) | client sleeps per 1,000 requests |"
+  echo "|---:|---|---:|---:|---:|---:|---:|"
+  awk -F'\t' '{ printf "| %s | %s | %s | %s | %.0f | %s+%s | %.0f |\n", $3, $1, $2, $4, $4 / ($6 + $7), $6, $7, 1000 * $9 / $4 }' "$runs"
+  echo
+  echo "</details>"
   echo
   echo "Commands (CONNS and the URL filled in per run):"
   echo
