@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net/url"
 	"strings"
@@ -57,6 +58,14 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		// fasthttp joins folded lines in the buffer as it parses
 		folded     = "HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 1\r\n\r\nz"
 		foldedConn = "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n ,close\r\nContent-Length: 0\r\n\r\n"
+		// the Date value may change, not the lines around it
+		dated     = "HTTP/1.1 200 OK\r\nDate: Mon, 30 Nov 2026 10:00:0%d GMT\r\nContent-Length: 2\r\n\r\nok"
+		datedLong = "HTTP/1.1 200 OK\r\nDate: Mon, 30 Nov 2026 10:00:01  GMT\r\nContent-Length: 2\r\n\r\nok"
+		lowerDate = "HTTP/1.1 200 OK\r\ndate: Mon, 30 Nov 2026 10:00:0%d GMT\r\nContent-Length: 2\r\n\r\nok"
+		tabDate   = "HTTP/1.1 200 OK\r\nDate: Mon, 30 Nov 2026\t10:00:09 GMT\r\nContent-Length: 2\r\n\r\nok"
+		// as long as a dated header's Date value, with a line break
+		// inside: another header where the date was
+		brokenDate = "HTTP/1.1 200 OK\r\nDate: 1\r\nConnection: close\r\nX: abcd\r\nContent-Length: 2\r\n\r\nok"
 	)
 	tests := []struct {
 		response  string
@@ -85,6 +94,16 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		{folded, 200, false, true},
 		{foldedConn, 200, true, false},
 		{foldedConn, 200, true, true},
+		{fmt.Sprintf(dated, 0), 200, false, false},
+		{fmt.Sprintf(dated, 1), 200, false, true}, // the next second
+		{datedLong, 200, false, false},
+		{fmt.Sprintf(dated, 2), 200, false, false},
+		{brokenDate, 200, true, false},
+		{fmt.Sprintf(dated, 3), 200, false, false},
+		{tabDate, 200, false, false},
+		{fmt.Sprintf(dated, 4), 200, false, false},
+		{fmt.Sprintf(lowerDate, 5), 200, false, false},
+		{fmt.Sprintf(lowerDate, 6), 200, false, true},
 	}
 	var stream strings.Builder
 	for _, tt := range tests {
