@@ -13,9 +13,9 @@ var blankLine = []byte("\r\n\r\n")
 
 // headerMemo is a connection's last response header, byte for byte, with
 // what fasthttp parsed from it. A server sends the same header again and
-// again (nginx's changes with its Date, once a second), so most responses
-// are recognised by one comparison instead of a parse, which was the
-// largest item of pummel's own CPU time in a profile of a pipelined run.
+// again, but for its Date, so most responses are recognised by one
+// comparison instead of a parse, which was the largest item of pummel's
+// own CPU time in a profile of a pipelined run.
 //
 // It is sound because a parse depends on the bytes alone: a header is
 // remembered only when it was buffered whole, starting with its status
