@@ -20,6 +20,8 @@
 #   RSS        the client's peak resident set size (/usr/bin/time %M)
 #   sleeps     the client's voluntary context switches (/usr/bin/time %w) per
 #              1,000 requests: how often it ran out of work and waited
+#   probes     cpu_probe (scripts/lib.sh) on CPU 0 and CPU 1 just before and
+#              just after the run: whether a CPU was in a slow stretch
 #   other CPU  CPU time used by anything but client and server during the run,
 #              in % of one core; runs above 10% are marked noisy
 # and writes a markdown table of medians to OUT.md, with two ratios to wrk:
@@ -62,16 +64,19 @@ for rep in $(seq "$reps"); do
   for c in $conns; do
     for tool in "${order[@]}"; do
       cmd=$(bench_command "$tool" "$c")
+      p0=$(cpu_probe 0) p1=$(cpu_probe 1)
       before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
       /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
       after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
+      q0=$(cpu_probe 0) q1=$(cpu_probe 1)
       read -r wall user sys rss sleeps <"$work/time"
       requests=$((after - before - 1)) # less our own status request
       other=$(awk -v b=$((b1 - b0)) -v n=$((n1 - n0)) -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
         'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" >>"$runs"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" \
+        "$p0/$p1 → $q0/$q1" >>"$runs"
       printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
-      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, other ${other}%" >&2
+      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, probes $p0/$p1 → $q0/$q1 ms, other ${other}%" >&2
     done
   done
   order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
@@ -92,7 +97,7 @@ done
       one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
       sleeps[k] = sleeps[k] " " 1000 * $9 / $4
-      if ($10 > 10) noisy[k]++ }
+      if ($11 > 10) noisy[k]++ }
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
       for (ci = 1; ci <= nc; ci++) {
@@ -124,9 +129,9 @@ done
   echo
   echo "<details><summary>Every run, in the order run</summary>"
   echo
-  echo "| repetition | tool | connections | requests | requests per client CPU-second | client CPU-s (user+sys) | client sleeps per 1,000 requests |"
-  echo "|---:|---|---:|---:|---:|---:|---:|"
-  awk -F'\t' '{ printf "| %s | %s | %s | %s | %.0f | %s+%s | %.0f |\n", $3, $1, $2, $4, $4 / ($6 + $7), $6, $7, 1000 * $9 / $4 }' "$runs"
+  echo "| repetition | tool | connections | requests | requests per client CPU-second | client CPU-s (user+sys) | client sleeps per 1,000 requests | CPU 0/CPU 1 probe, before → after (ms) |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+  awk -F'\t' '{ printf "| %s | %s | %s | %s | %.0f | %s+%s | %.0f | %s |\n", $3, $1, $2, $4, $4 / ($6 + $7), $6, $7, 1000 * $9 / $4, $10 }' "$runs"
   echo
   echo "</details>"
   echo

@@ -85,6 +85,17 @@ served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4}' /proc/stat; } # user, nice, system: softirq work of loopback traffic is nobody's noise
 proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
 
+# cpu_probe CPU prints how many milliseconds of wall time a fixed loop takes
+# pinned to CPU. This machine's virtual CPUs change speed from one second
+# to the next (at times twice as slow: see scripts/bench-cpu-speed.sh),
+# which moves every figure; the probe tells in which state a run began and
+# ended.
+cpu_probe() {
+  local t0=$EPOCHREALTIME
+  taskset -c "$1" awk 'BEGIN { for (i = 0; i < 2000000; i++) s += i }'
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }'
+}
+
 # bench_footer prints the machine, date and versions line.
 bench_footer() {
   echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
