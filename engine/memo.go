@@ -22,16 +22,20 @@ var blankLine = []byte("\r\n\r\n")
 // line, and fasthttp consumed exactly the bytes through its first blank
 // line, so the remembered bytes are a whole header and fasthttp read
 // nothing more to parse it. A buffer that starts with them starts with
-// that same header. The bytes are copied before the parse, which may
-// rewrite them in place (folded header lines are joined).
+// that same header, but for the Date value below. The bytes are copied
+// before the parse, which may rewrite them in place (folded header lines
+// are joined).
 //
-// The value of the Date field is the one exception: it changes every
-// second, and at 10,000 connections a connection sees only a few
-// responses a second, so comparing it had up to a fifth of them parsed.
-// A header that differs from the remembered one only there, in as many
-// printable characters, is recognised too: its lines are the same lines,
-// and none of what pummel takes from a header (status, framing, close)
-// depends on the date.
+// The value of the Date field may differ: it changes every second, and at
+// 10,000 connections a connection sees only a few responses a second, so
+// comparing it had up to a fifth of them parsed. A header that differs
+// from the remembered one only there, in as many printable characters, is
+// recognised too. Neither value holds a line break, so its lines, folds
+// and blank line are the same; fasthttp (v1.78) accepts every printable
+// byte in a header value and gives Date no meaning, so the status, framing
+// and close it parses are the same. A fasthttp that rejected some printable
+// values would break this: the memo test's rows with a changed date would
+// still pass, so check its header value rules when upgrading it.
 type headerMemo struct {
 	raw []byte // the remembered header
 	// date and dateEnd delimit the value of raw's Date field, if it has
