@@ -33,9 +33,8 @@ var blankLine = []byte("\r\n\r\n")
 // recognised too. Neither value holds a line break, so its lines, folds
 // and blank line are the same; fasthttp (v1.78) accepts every printable
 // byte in a header value and gives Date no meaning, so the status, framing
-// and close it parses are the same. A fasthttp that rejected some printable
-// values would break this: the memo test's rows with a changed date would
-// still pass, so check its header value rules when upgrading it.
+// and close it parses are the same. TestFasthttpAcceptsAnyPrintableDate
+// holds fasthttp to that.
 type headerMemo struct {
 	raw []byte // the remembered header
 	// date and dateEnd delimit the value of raw's Date field, if it has

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/valyala/fasthttp"
 )
 
 // chunks is a reader that returns one chunk per Read, as a socket returns
@@ -145,5 +147,26 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 		if c.memo.hits != 0 || len(c.scriptHeaders) == 0 {
 			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.memo.hits, len(c.scriptHeaders))
 		}
+	}
+}
+
+// The memo recognises a header whose Date value changed to any printable
+// characters, which is sound only while fasthttp parses such a header as
+// it parsed the remembered one: this pins that for the fasthttp in use.
+func TestFasthttpAcceptsAnyPrintableDate(t *testing.T) {
+	var value []byte
+	for ch := byte(' '); ch <= '~'; ch++ {
+		value = append(value, ch)
+	}
+	header := "HTTP/1.1 200 OK\r\nDate: " + string(value) + "\r\nContent-Length: 2\r\n\r\n"
+	br := bufio.NewReaderSize(strings.NewReader(header+"ok"), 4096)
+	var h fasthttp.ResponseHeader
+	h.DisableNormalizing()
+	if err := h.Read(br); err != nil {
+		t.Fatalf("fasthttp rejects a printable Date value: %v", err)
+	}
+	if h.StatusCode() != 200 || h.ContentLength() != 2 || h.ConnectionClose() || br.Buffered() != 2 {
+		t.Errorf("status %d, length %d, close %v, %d bytes left; want 200, 2, false, 2",
+			h.StatusCode(), h.ContentLength(), h.ConnectionClose(), br.Buffered())
 	}
 }
