@@ -24,10 +24,12 @@
 #              just after the run: whether a CPU was in a slow stretch
 #   other CPU  CPU time used by anything but client and server during the run,
 #              in % of one core; runs above 10% are marked noisy
-# and writes a markdown table of medians to OUT.md, with two ratios to wrk:
-# of the medians, and paired (the median of each repetition's ratio, with
-# the lowest and highest), which drift between repetitions does not move,
-# then every run's own figures (default: stdout). Installs nginx, wrk,
+# and writes a markdown table of medians to OUT.md, with three ratios to
+# wrk: of the medians; paired (the median of each repetition's ratio, with
+# the lowest and highest), which drift between repetitions does not move;
+# and paired over the repetitions where both runs had steady CPUs (no probe
+# over 1.3 times the fastest probe of its CPU in the script run), with how
+# many such pairs there were. Then every run's own figures (default: stdout). Installs nginx, wrk,
 # apache2-utils, hey and time from Debian when missing. Sends traffic to
 # 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
@@ -83,8 +85,8 @@ for rep in $(seq "$reps"); do
 done
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, steady CPUs (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" '
     function median(list,   n, a, i, j, t) {
       n = split(list, a, " ")
@@ -97,7 +99,15 @@ done
       one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
       sleeps[k] = sleeps[k] " " 1000 * $9 / $4
+      probes = $10; gsub(/[^0-9]+/, " ", probes); split(probes, p, " ")
+      cpu0[k, $3] = max(p[1], p[3]); cpu1[k, $3] = max(p[2], p[4])
+      if (fast0 == "" || min(p[1], p[3]) < fast0) fast0 = min(p[1], p[3])
+      if (fast1 == "" || min(p[2], p[4]) < fast1) fast1 = min(p[2], p[4])
       if ($11 > 10) noisy[k]++ }
+    function max(a, b) { return a + 0 > b + 0 ? a + 0 : b + 0 }
+    function min(a, b) { return a + 0 < b + 0 ? a + 0 : b + 0 }
+    # steady: no probe of the run was over 1.3 times the fastest probe of its CPU in this script run
+    function steady(k, r) { return cpu0[k, r] <= 1.3 * fast0 && cpu1[k, r] <= 1.3 * fast1 }
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
       for (ci = 1; ci <= nc; ci++) {
@@ -106,17 +116,20 @@ done
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           base = median(eff[b])
           e = median(eff[k])
-          paired = ""; lo = ""; hi = ""
+          paired = ""; lo = ""; hi = ""; clean = ""; nclean = 0
           for (r = 1; r <= reps; r++) {
             if (!((k, r) in one) || !((b, r) in one) || one[b, r] <= 0) continue
             x = one[k, r] / one[b, r]
             paired = paired " " x
             if (lo == "" || x < lo) lo = x
             if (hi == "" || x > hi) hi = x
+            if (steady(k, r) && steady(b, r)) { clean = clean " " x; nclean++ }
           }
-          printf "| %s | %s | %.0f | %.0f | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
+          printf "| %s | %s | %.0f | %.0f | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
-            (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"), median(rss[k]), median(sleeps[k]), noisy[k]
+            (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"),
+            (nclean > 0 ? sprintf("%.2f× (%d of %d)", median(clean), nclean, split(paired, tmp, " ")) : "none"),
+            median(rss[k]), median(sleeps[k]), noisy[k]
         }
       }
     }'
