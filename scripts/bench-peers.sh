@@ -27,9 +27,10 @@
 # and writes a markdown table of medians to OUT.md, with three ratios to
 # wrk: of the medians; paired (the median of each repetition's ratio, with
 # the lowest and highest), which drift between repetitions does not move;
-# and paired over the repetitions where both runs had steady CPUs (no probe
-# over 1.3 times the fastest probe of its CPU in the script run), with how
-# many such pairs there were. Then every run's own figures (default: stdout). Installs nginx, wrk,
+# and paired over the repetitions where both runs found each CPU in the same
+# state at both probes (slow: over 1.3 times the fastest probe of that CPU
+# in the script run), with how many such pairs there were. Then every run's
+# own figures (default: stdout). Installs nginx, wrk,
 # apache2-utils, hey and time from Debian when missing. Sends traffic to
 # 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
@@ -85,7 +86,7 @@ for rep in $(seq "$reps"); do
 done
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, steady CPUs (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
+  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" '
     function median(list,   n, a, i, j, t) {
@@ -99,15 +100,21 @@ done
       one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
       sleeps[k] = sleeps[k] " " 1000 * $9 / $4
-      probes = $10; gsub(/[^0-9]+/, " ", probes); split(probes, p, " ")
-      cpu0[k, $3] = max(p[1], p[3]); cpu1[k, $3] = max(p[2], p[4])
-      if (fast0 == "" || min(p[1], p[3]) < fast0) fast0 = min(p[1], p[3])
-      if (fast1 == "" || min(p[2], p[4]) < fast1) fast1 = min(p[2], p[4])
+      probes[k, $3] = $10
+      split(probe_ms($10), p, " ")
+      # p: CPU 0 and CPU 1 before the run, then CPU 0 and CPU 1 after it
+      for (i = 1; i <= 4; i++) { c = (i - 1) % 2; if (!(c in fast) || p[i] + 0 < fast[c]) fast[c] = p[i] + 0 }
       if ($11 > 10) noisy[k]++ }
-    function max(a, b) { return a + 0 > b + 0 ? a + 0 : b + 0 }
-    function min(a, b) { return a + 0 < b + 0 ? a + 0 : b + 0 }
-    # steady: no probe of the run was over 1.3 times the fastest probe of its CPU in this script run
-    function steady(k, r) { return cpu0[k, r] <= 1.3 * fast0 && cpu1[k, r] <= 1.3 * fast1 }
+    function probe_ms(s) { gsub(/[^0-9]+/, " ", s); return s }
+    # state: each CPU slow (s) or not (f) at both probes of a run, a probe
+    # being slow over 1.3 times the fastest probe of its CPU in this script
+    # run; "" if a CPU changed state between the two probes
+    function state(k, r,   p, c0, c1) {
+      split(probe_ms(probes[k, r]), p, " ")
+      c0 = (p[1] > 1.3 * fast[0] ? "s" : "f") (p[3] > 1.3 * fast[0] ? "s" : "f")
+      c1 = (p[2] > 1.3 * fast[1] ? "s" : "f") (p[4] > 1.3 * fast[1] ? "s" : "f")
+      return (c0 == "ss" || c0 == "ff") && (c1 == "ss" || c1 == "ff") ? c0 c1 : ""
+    }
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
       for (ci = 1; ci <= nc; ci++) {
@@ -123,7 +130,7 @@ done
             paired = paired " " x
             if (lo == "" || x < lo) lo = x
             if (hi == "" || x > hi) hi = x
-            if (steady(k, r) && steady(b, r)) { clean = clean " " x; nclean++ }
+            if (state(k, r) != "" && state(k, r) == state(b, r)) { clean = clean " " x; nclean++ }
           }
           printf "| %s | %s | %.0f | %.0f | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
