@@ -28,8 +28,9 @@
 # wrk: of the medians; paired (the median of each repetition's ratio, with
 # the lowest and highest), which drift between repetitions does not move;
 # and paired over the repetitions where both runs found each CPU in the same
-# state at both probes (slow: over 1.3 times the fastest probe of that CPU
-# in the script run), with how many such pairs there were. Then every run's
+# state at both probes (slow: over probe_slow times the fastest probe of
+# that CPU in the script run, see cpu_probe in scripts/lib.sh), with how
+# many such pairs there were. Then every run's
 # own figures (default: stdout). Installs nginx, wrk,
 # apache2-utils, hey and time from Debian when missing. Sends traffic to
 # 127.0.0.1 only; every run is bounded by -d.
@@ -88,7 +89,7 @@ done
 {
   echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" '
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" '
     function median(list,   n, a, i, j, t) {
       n = split(list, a, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
@@ -100,20 +101,19 @@ done
       one[k, $3] = $4 / ($6 + $7)
       rss[k] = rss[k] " " $8 / 1024
       sleeps[k] = sleeps[k] " " 1000 * $9 / $4
-      probes[k, $3] = $10
-      split(probe_ms($10), p, " ")
-      # p: CPU 0 and CPU 1 before the run, then CPU 0 and CPU 1 after it
-      for (i = 1; i <= 4; i++) { c = (i - 1) % 2; if (!(c in fast) || p[i] + 0 < fast[c]) fast[c] = p[i] + 0 }
+      # $10 is "a/b → c/d": CPU 0 and CPU 1 before the run, then after it
+      probes = $10; gsub(/[^0-9]+/, " ", probes); split(probes, p, " ")
+      for (i = 1; i <= 4; i++) {
+        cpu = (i - 1) % 2; probe[k, $3, i] = p[i] + 0
+        if (!(cpu in fast) || p[i] + 0 < fast[cpu]) fast[cpu] = p[i] + 0
+      }
       if ($11 > 10) noisy[k]++ }
-    function probe_ms(s) { gsub(/[^0-9]+/, " ", s); return s }
-    # state: each CPU slow (s) or not (f) at both probes of a run, a probe
-    # being slow over 1.3 times the fastest probe of its CPU in this script
-    # run; "" if a CPU changed state between the two probes
-    function state(k, r,   p, c0, c1) {
-      split(probe_ms(probes[k, r]), p, " ")
-      c0 = (p[1] > 1.3 * fast[0] ? "s" : "f") (p[3] > 1.3 * fast[0] ? "s" : "f")
-      c1 = (p[2] > 1.3 * fast[1] ? "s" : "f") (p[4] > 1.3 * fast[1] ? "s" : "f")
-      return (c0 == "ss" || c0 == "ff") && (c1 == "ss" || c1 == "ff") ? c0 c1 : ""
+    # state: for each CPU, slow (s) or not (f) at both probes of a run; ""
+    # if a CPU changed state between the two probes
+    function state(k, r,   i, st, s) {
+      for (i = 1; i <= 4; i++) st[i] = probe[k, r, i] > slow * fast[(i - 1) % 2] ? "s" : "f"
+      s = st[1] st[3] st[2] st[4]
+      return st[1] == st[3] && st[2] == st[4] ? s : ""
     }
     END {
       nt = split(tools, T, " "); nc = split(conns, C, " ")
@@ -123,11 +123,11 @@ done
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           base = median(eff[b])
           e = median(eff[k])
-          paired = ""; lo = ""; hi = ""; clean = ""; nclean = 0
+          paired = ""; lo = ""; hi = ""; npaired = 0; clean = ""; nclean = 0
           for (r = 1; r <= reps; r++) {
             if (!((k, r) in one) || !((b, r) in one) || one[b, r] <= 0) continue
             x = one[k, r] / one[b, r]
-            paired = paired " " x
+            paired = paired " " x; npaired++
             if (lo == "" || x < lo) lo = x
             if (hi == "" || x > hi) hi = x
             if (state(k, r) != "" && state(k, r) == state(b, r)) { clean = clean " " x; nclean++ }
@@ -135,7 +135,7 @@ done
           printf "| %s | %s | %.0f | %.0f | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
             (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"),
-            (nclean > 0 ? sprintf("%.2f× (%d of %d)", median(clean), nclean, split(paired, tmp, " ")) : "none"),
+            (nclean > 0 ? sprintf("%.2f× (%d of %d)", median(clean), nclean, npaired) : "none"),
             median(rss[k]), median(sleeps[k]), noisy[k]
         }
       }

@@ -86,15 +86,21 @@ busy_jiffies() { awk '/^cpu / {print $2+$3+$4}' /proc/stat; } # user, nice, syst
 proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
 
 # cpu_probe CPU prints how many milliseconds of wall time a fixed loop takes
-# pinned to CPU. This machine's virtual CPUs change speed from one second
-# to the next (at times twice as slow: see scripts/bench-cpu-speed.sh),
-# which moves every figure; the probe tells in which state a run began and
-# ended.
+# pinned to CPU, starting awk included. This machine's virtual CPUs change
+# speed from one stretch of seconds to the next (see
+# scripts/bench-cpu-speed.sh), which moves every figure; the probe tells in
+# which state a run began and ended. A probe over probe_slow times the
+# fastest of its CPU in a script run counts as slow.
+probe_slow=1.3
 cpu_probe() {
   local t0=$EPOCHREALTIME
   taskset -c "$1" awk 'BEGIN { for (i = 0; i < 2000000; i++) s += i }'
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }'
 }
+
+# steal_jiffies prints the steal time the kernel reports for the whole
+# machine (/proc/stat).
+steal_jiffies() { awk '/^cpu / {print $9}' /proc/stat; }
 
 # bench_footer prints the machine, date and versions line.
 bench_footer() {
