@@ -28,7 +28,7 @@ var blankLine = []byte("\r\n\r\n")
 //
 // The value of the Date field may differ: it changes every second, and at
 // 10,000 connections a connection sees only a few responses a second, so
-// comparing it had up to a fifth of them parsed. A header that differs
+// comparing it had many of them parsed again. A header that differs
 // from the remembered one only there, in as many printable characters, is
 // recognised too. Neither value holds a line break, so its lines, folds
 // and blank line are the same; fasthttp (v1.78) accepts every printable
