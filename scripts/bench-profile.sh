@@ -26,12 +26,12 @@ done
 bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
 bench_setup
 bench_nginx 18097
-symbols=$work/pummel-symbols # unstripped, so that samples name Go functions
-CGO_ENABLED=0 go build -trimpath -o "$symbols" ./cmd/pummel
+symbols=$work/pummel-symbols # so that samples name Go functions
+SYMBOLS=1 scripts/build.sh "$symbols" >/dev/null
 if [ -n "$slow" ]; then
   taskset -c 1 sh -c 'while :; do :; done' &
   busy=$!
-  trap 'kill "$busy"; bench_cleanup' EXIT
+  trap 'kill "$busy" 2>/dev/null || true; bench_cleanup' EXIT
 fi
 
 tools="pummel wrk"
@@ -46,14 +46,14 @@ classify() {
     function top(i,   s) { s = L[i]; sub(/^[ \t]*[0-9a-f]+ /, "", s); return s }
     {
       split($0, L, "\n"); split(L[1], h, " "); ns = h[2]; t = top(2); c = "user"
-      if ($0 ~ /ksys_read|__x64_sys_read|__sys_recvfrom/) c = "read"
+      if ($0 ~ /__sys_connect|__sys_socket|__x64_sys_close|__x64_sys_fcntl|__sys_[gs]etsockopt|__sys_get(sock|peer)name|DialContext|\(\*conn\)\.shut|morestack|newproc|do_exit/) c = "setup"
+      else if ($0 ~ /ksys_read|__x64_sys_read|__sys_recvfrom/) c = "read"
       else if ($0 ~ /ksys_write|__x64_sys_write|__sys_sendto/) c = "write"
       else if ($0 ~ /do_epoll_wait|__x64_sys_epoll/) c = "epoll"
       else if ($0 ~ /exc_page_fault/) c = "fault"
-      else if ($0 ~ /__sys_connect|__sys_socket|__x64_sys_close|__x64_sys_fcntl|__sys_[gs]etsockopt|__sys_get(sock|peer)name|DialContext|\(\*conn\)\.shut|morestack|newproc/) c = "setup"
       else if ($0 ~ /do_syscall_64/ && $0 !~ /__x64_sys_|__do_sys_|ksys_/) c = "entry"
-      else if (t ~ /Syscall6$|RawSyscall6?$|^(read|write|epoll_wait|epoll_ctl|__GI___libc_write|__libc_read)$/) c = "entry"
-      else if (t ~ /^runtime\.(findRunnable|schedule|netpoll|park_m|mcall|gopark|goready|ready|casgstatus|execute|lock2|unlock2|runq|globrunq|injectglist|gosched|wakep|stealWork|pidle|acquirep|releasep|resetspinning|nanotime)|^internal\/poll\.runtime_poll/) c = "sched"
+      else if (t ~ /Syscall6$|RawSyscall6?$|^(__GI_)?(__libc_)?(read|write)$|^(__GI_)?epoll_(p?wait|ctl)$/) c = "entry"
+      else if ($0 ~ /runtime\.(schedule|findRunnable|park_m|gopark|goready|netpoll|gosched_m|goschedImpl|stopm|startm|wakep|injectglist)/ || t ~ /^internal\/poll\.runtime_poll/) c = "sched"
       else if ($0 ~ /\n[ \t]*ffffffff[0-9a-f]+ /) c = "kernel"
       sum[c] += ns; total += ns
     }
@@ -71,8 +71,9 @@ for r in $(seq "$reps"); do
     for tool in $tools; do
       before=$(served)
       # shellcheck disable=SC2046 # the command is a word list
-      perf record -q -e cpu-clock -F 2000 -g -o "$work/perf.data" -- taskset -c 0 $(bench_command "$tool" "$c" "$symbols") >/dev/null 2>&1
+      perf record -q -e cpu-clock -F 2000 -g -o "$work/perf.data" -- taskset -c 0 $(bench_command "$tool" "$c" "$symbols") >/dev/null
       n=$(( $(served) - before - 1 ))
+      [ "$n" -gt 0 ] || { echo "$0: nginx served nothing to $tool" >&2; exit 1; }
       echo "$tool $c $n $(perf script -i "$work/perf.data" -F comm,period,ip,sym 2>/dev/null | classify "$n")" >>"$work/runs"
     done
   done
@@ -80,7 +81,7 @@ for r in $(seq "$reps"); do
 done
 
 {
-  echo "| tool | connections | requests | client CPU µs per request | read | write | epoll | syscall entry and return | Go scheduler and netpoller | page faults | connection set-up and close | other kernel | user code |"
+  echo "| tool | connections | requests | client CPU µs per request | read | write | epoll | syscall entry and return | Go scheduler and netpoller | page faults | set-up and teardown | other kernel | user code |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for c in $conns; do
     for tool in pummel${depth:+-pipeline} wrk${depth:+-pipeline}; do
