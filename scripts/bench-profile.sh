@@ -24,10 +24,8 @@ done
 
 . scripts/lib.sh
 bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
-bench_setup
+SYMBOLS=1 bench_setup # pummel with its symbol table, so that samples name Go functions
 bench_nginx 18097
-symbols=$work/pummel-symbols # so that samples name Go functions
-SYMBOLS=1 scripts/build.sh "$symbols" >/dev/null
 if [ -n "$slow" ]; then
   taskset -c 1 sh -c 'while :; do :; done' &
   busy=$!
@@ -71,7 +69,7 @@ for r in $(seq "$reps"); do
     for tool in $tools; do
       before=$(served)
       # shellcheck disable=SC2046 # the command is a word list
-      perf record -q -e cpu-clock -F 2000 -g -o "$work/perf.data" -- taskset -c 0 $(bench_command "$tool" "$c" "$symbols") >/dev/null
+      perf record -q -e cpu-clock -F 2000 -g -o "$work/perf.data" -- taskset -c 0 $(bench_command "$tool" "$c") >/dev/null
       n=$(( $(served) - before - 1 ))
       [ "$n" -gt 0 ] || { echo "$0: nginx served nothing to $tool" >&2; exit 1; }
       echo "$tool $c $n $(perf script -i "$work/perf.data" -F comm,period,ip,sym 2>/dev/null | classify "$n")" >>"$work/runs"
