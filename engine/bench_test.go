@@ -3,6 +3,7 @@ package engine
 import (
 	"net"
 	"net/url"
+	"runtime"
 	"testing"
 	"time"
 
@@ -22,31 +23,65 @@ func builtinTarget(tb testing.TB) *url.URL {
 	return &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
 }
 
-// BenchmarkRequest measures one keep-alive request through the hot loop
-// (write, parse, record) against the in-process built-in target. Its
-// allocs/op is the proof that the per-request path does not allocate; the
-// server's own allocations, if any, are included, so 0 means both are clean.
+// transports lists the engines every engine test runs against: the
+// event loop where it runs, and the goroutine transport everywhere.
+func transports() []string {
+	if loopSupported {
+		return []string{EngineLoop, EngineGoroutine}
+	}
+	return []string{EngineGoroutine}
+}
+
+// BenchmarkRequest measures keep-alive requests through each transport,
+// from the write to the recorded outcome, against the in-process built-in
+// target, whose own per-request allocations are none.
 func BenchmarkRequest(b *testing.B) {
-	for _, path := range []string{"/", "/bytes/1024", "/bytes/100000"} {
-		b.Run(path, func(b *testing.B) {
-			u := builtinTarget(b)
-			u.Path = path
-			cfg := Config{URL: u, Connections: 1, Threads: 1, Duration: time.Hour, Timeout: 5 * time.Second}
-			r, err := newRun(b.Context(), &cfg)
-			if err != nil {
-				b.Fatal(err)
+	for _, engine := range transports() {
+		for _, path := range []string{"/", "/bytes/1024", "/bytes/100000"} {
+			b.Run(engine+path, func(b *testing.B) {
+				u := builtinTarget(b)
+				u.Path = path
+				cfg := Config{URL: u, Engine: engine, Connections: 1, Threads: 1, Requests: int64(b.N), Timeout: 5 * time.Second}
+				b.ReportAllocs()
+				res, err := Run(b.Context(), cfg)
+				if err != nil || res.Requests != int64(b.N) {
+					b.Fatalf("err %v, %d responses of %d", err, res.Requests, b.N)
+				}
+			})
+		}
+	}
+}
+
+// TestNoAllocationPerRequest gates the steady state of each transport:
+// between two progress reports well into a run, the process allocates far
+// less than once per request. (The sampler allocates a little every
+// second; the run's set-up and its end are outside the window.)
+func TestNoAllocationPerRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts allocations over a run")
+	}
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			u := builtinTarget(t)
+			type sample struct{ requests, mallocs uint64 }
+			var samples []sample
+			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
+				Progress: func(p Progress) {
+					var m runtime.MemStats
+					runtime.ReadMemStats(&m)
+					samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
+				}}
+			if _, err := Run(t.Context(), cfg); err != nil {
+				t.Fatal(err)
 			}
-			w := newWorker(2, false)
-			c := newConn(r, w)
-			c.phase = measuredPhase
-			c.do(ticket{count: 1, phase: measuredPhase}) // dial and warm up outside the measurement
-			b.ReportAllocs()
-			for b.Loop() {
-				c.do(ticket{count: 1, phase: measuredPhase})
+			if len(samples) < 4 {
+				t.Fatalf("%d progress reports, want at least 4", len(samples))
 			}
-			c.finish()
-			if got := w.recs[measuredPhase].Requests(); got != int64(b.N)+1 {
-				b.Fatalf("recorded %d responses, want %d", got, b.N+1)
+			first, last := samples[1], samples[len(samples)-2]
+			requests := last.requests - first.requests
+			perRequest := float64(last.mallocs-first.mallocs) / float64(requests)
+			if requests < 1000 || perRequest > 0.01 {
+				t.Errorf("%d allocations for %d requests, want none per request", last.mallocs-first.mallocs, requests)
 			}
 		})
 	}

@@ -17,17 +17,28 @@ import (
 type failure struct {
 	class stats.ErrorClass
 	cause string
-	// idle is true when the server had closed or reset the connection
-	// before this request reached it: on a connection that already served
-	// responses, that is a reconnect, not an error.
-	idle bool
-	set  bool
+	// behind, if set, is the cause for the requests queued behind the
+	// first one in a pipelined batch, which got no byte of a response.
+	behind string
+	set    bool
 }
 
 func (f failure) failed() bool { return f.set }
 
-// errMalformed marks a response pummel could not parse.
-var errMalformed = errors.New("malformed response")
+// Causes of read errors that the counting rule (DESIGN §4) names.
+const (
+	// causeClosedBeforeResponse: the server closed the connection after
+	// the request was written and before any byte of its response.
+	causeClosedBeforeResponse = "closed before responding"
+	// causeResetBeforeResponse: the same with a reset.
+	causeResetBeforeResponse = "reset before responding"
+	// causeClosedMidResponse and causeResetMidResponse: a response began
+	// and never ended.
+	causeClosedMidResponse = "closed mid-response"
+	causeResetMidResponse  = "reset mid-response"
+	// causeUnsolicited: bytes arrived when no request was outstanding.
+	causeUnsolicited = "unsolicited response"
+)
 
 func fail(class stats.ErrorClass, cause string) failure {
 	return failure{class: class, cause: cause, set: true}
@@ -69,33 +80,58 @@ func writeFailure(err error) failure {
 	case isTimeout(err):
 		return fail(stats.Timeout, "while writing")
 	case errors.Is(err, syscall.EPIPE):
-		return failure{class: stats.Write, cause: "broken pipe", idle: true, set: true}
+		return fail(stats.Write, "broken pipe")
 	case errors.Is(err, syscall.ECONNRESET):
-		return failure{class: stats.Write, cause: "reset", idle: true, set: true}
+		return fail(stats.Write, "reset")
 	}
 	return fail(stats.Write, "other")
 }
 
-// readFailure classifies a failed response read. started tells whether any
-// byte of the response had arrived.
+// closedBeforeWrite reports whether a failed write shows a close the
+// server made before the request reached it: a broken pipe or a reset.
+func closedBeforeWrite(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// closeFailure is the read error of requests in flight when the server
+// closed the connection (reset: with an RST) before they were answered;
+// started tells whether the first had part of its response.
+func closeFailure(reset, started bool) failure {
+	f := fail(stats.Read, causeClosedBeforeResponse)
+	switch {
+	case reset && started:
+		f.cause = causeResetMidResponse
+	case reset:
+		f.cause = causeResetBeforeResponse
+	case started:
+		f.cause = causeClosedMidResponse
+	}
+	if reset {
+		f.behind = causeResetBeforeResponse
+	} else {
+		f.behind = causeClosedBeforeResponse
+	}
+	return f
+}
+
+// readFailure classifies a failed response read: a read error, or a
+// response that cannot be parsed. started tells whether any byte of the
+// response had arrived.
 func readFailure(err error, started bool) failure {
-	var small *fasthttp.ErrSmallBuffer
 	switch {
 	case isTimeout(err):
 		if started {
-			return fail(stats.Timeout, "partial response")
+			return failure{class: stats.Timeout, cause: "partial response", behind: "no response", set: true}
 		}
 		return fail(stats.Timeout, "no response")
 	case errors.Is(err, syscall.ECONNRESET):
-		return failure{class: stats.Read, cause: "reset", idle: !started, set: true}
-	case errors.Is(err, io.EOF) && !started:
-		return failure{class: stats.Read, cause: "EOF before response", idle: true, set: true}
+		return closeFailure(true, started)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fail(stats.Read, "EOF mid-response")
-	case errors.As(err, &small):
-		return fail(stats.Read, "response header over 64 KiB")
+		return closeFailure(false, started)
+	case errors.Is(err, errHeaderLarge):
+		return fail(stats.Read, errHeaderLarge.Error())
 	}
-	return fail(stats.Read, "malformed response")
+	return fail(stats.Read, errMalformed.Error())
 }
 
 func isTimeout(err error) bool {

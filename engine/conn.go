@@ -1,38 +1,54 @@
 package engine
 
 import (
-	"bufio"
-	"net"
-	"runtime"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// Backoff bounds for redialing after a failed dial, so that a dead server
-// costs little CPU.
+// Backoff bounds for redialing after a failed dial, or after a connection
+// that closed before its first response, so that a dead server, or one
+// that drops every connection, costs little CPU.
 const (
 	minBackoff = 10 * time.Millisecond
 	maxBackoff = time.Second
 )
 
-// batchAge is how long a connection keeps outcomes before handing them to
-// its worker, however few.
-const batchAge = 100 * time.Millisecond
-
-// conn is one connection's state, owned by its goroutine. Only open and
-// shut touch the run's registry of open connections.
+// conn is the part of a connection that both transports share: the
+// requests in hand, the parser of their responses, and the counting of
+// every outcome by DESIGN §4's rule. A transport owns the socket, does the
+// I/O and the waiting, and tells conn what happened; conn never blocks.
+//
+// The counting rule: a request is sent once. A close the server made
+// before a request was written (an announced close, or a close seen on an
+// idle connection) is a reconnect, and the request goes on a new
+// connection. Once a request is written, it ends exactly once: as a
+// response, or as one error. Bytes that no request asked for are a read
+// error of their own.
 type conn struct {
 	run    *run
 	worker *worker
-	nc     net.Conn // nil while disconnected
-	wire   *wire    // nc's byte stream, feeding br
-	br     *bufio.Reader
-	body   []byte // the last body, kept only for --expect-body
-	batch  stats.Batch
-	phase  int         // the phase of the request in hand, and of batch's outcomes
-	timer  *time.Timer // paces open-loop sends; nil until first needed
+	out    *outbox // where outcomes go: the connection's own, or its loop's
+	p      parser
+	// t is the ticket in hand; its k requests are req written reps times
+	// in a row (reps is 1 but for a large pipelined request, which is not
+	// copied k times).
+	t    ticket
+	req  []byte
+	k    int
+	reps int
+	// inflight counts the requests of req written and not yet ended.
+	inflight int
+	// sent is when req was written: closed-loop latency runs from it.
+	sent time.Time
+	// served counts the responses on the current connection; refused is
+	// set when it failed before the first byte of any response, as when a
+	// server closes or resets every connection it accepts: the next dial
+	// then waits its backoff.
+	served  int
+	refused bool
+	backoff time.Duration
 	// scriptBuf holds what the script's request() returned; ends marks
 	// where each request in it ends.
 	scriptBuf []byte
@@ -40,275 +56,253 @@ type conn struct {
 	// scriptHeaders are the last response's headers, for the script's
 	// response() only.
 	scriptHeaders []script.Header
-	memo          headerMemo // the last response header, to skip parsing it again
-	// batchSince is when the batch's first outcome was added.
-	batchSince time.Time
-	served     int // responses on the current connection
-	backoff    time.Duration
-	// deadline is the connection's current deadline. It is moved only when
-	// a request could outlive it, to deadlineSlack past that request's
-	// timeout: a timeout is then detected up to deadlineSlack late, and the
-	// runtime's timer is touched about once per slack, not per request.
-	deadline time.Time
+	// bytesIn and bytesOut count wire bytes not yet handed to a batch.
+	bytesIn, bytesOut int64
 }
 
-func newConn(r *run, w *worker) *conn {
-	c := &conn{run: r, worker: w, wire: newWire()}
-	c.br = bufio.NewReaderSize(c.wire, r.cfg.readBufferSize())
-	return c
-}
-
-// loop sends requests until the run stops or runs out of requests.
-func (c *conn) loop() {
-	defer c.finish()
-	for {
-		t, ok := c.run.next(c)
-		if !ok {
-			return
-		}
-		if t.phase != c.phase { // outcomes of one batch share a phase
-			c.takeBytes()
-			c.worker.addBatch(c.phase, &c.batch)
-			c.phase = t.phase
-		}
-		c.do(t)
+func (c *conn) init(r *run, w *worker, out *outbox) {
+	c.run, c.worker, c.out = r, w, out
+	c.p.head, c.p.keepBody = r.head, r.keepBody
+	if w.script != nil && w.script.thread.WantsResponse() {
+		c.p.headers = c.keepHeaders
 	}
 }
 
-// do carries out k pipelined requests (k is 1 without --pipeline); each
-// ends as a response or as an error. Requests the server did not answer
-// because it closed the connection between responses (announced, or while
-// the connection sat idle) are sent again on a new connection: that is a
-// reconnect, not an error.
-func (c *conn) do(t ticket) {
-	req, k := c.prepare(t)
-	for k > 0 {
-		start := time.Now()
-		if c.nc == nil {
-			if f := c.open(); f.failed() {
-				c.record(f, k)
-				c.sleepBackoff()
-				return
-			}
-			if !c.run.cfg.NoKeepAlive {
-				start = time.Now() // keep-alive latency excludes the dial
-			}
-		}
-		answered, f := c.roundTrip(t, start, req, k)
-		k -= answered
-		req = c.rest(req, answered, k)
-		if !f.failed() {
-			continue // all answered, or the server closed: send the rest anew
-		}
-		if c.run.stopped() {
-			return // abandoned at the end of the run, not counted (as wrk)
-		}
-		idleClose := f.idle && c.served > 0
-		c.shut()
-		if !idleClose {
-			c.record(f, k) // the failed request and those queued behind it
-			return
-		}
-		c.worker.addReconnect(c.phase)
-	}
+// take makes t the ticket in hand and prepares its requests' bytes; it
+// reports false when there is nothing to send (a script failed, and that
+// was counted).
+func (c *conn) take(t ticket) bool {
+	c.t = t
+	c.req, c.k, c.reps = c.prepare(t)
+	return c.k > 0
 }
 
-// prepare returns the bytes of the ticket's requests and how many they
-// are: the prebuilt batch, or what the script's request() returned, which
-// may hold several pipelined requests (with -n, cut to what is left).
-func (c *conn) prepare(t ticket) ([]byte, int) {
-	if !c.run.dynamic {
-		return c.run.requests(t.count), t.count
-	}
-	req, err := c.scriptRequest()
-	if err != nil {
-		c.worker.addErrors(c.phase, stats.Validation, err.Error(), t.count)
-		return nil, 0
-	}
-	c.ends = countRequests(req, c.ends)
-	k := len(c.ends)
-	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
-		_, got := c.run.claim(extra)
-		k = t.count + got
-	}
-	return req[:c.ends[k-1]], k
+// attached starts a new connection: nothing served on it, nothing parsed.
+func (c *conn) attached() {
+	c.served, c.refused = 0, false
+	c.p.reset()
 }
 
-// rest returns the bytes of the left requests that follow the first
-// answered ones in req.
-func (c *conn) rest(req []byte, answered, left int) []byte {
-	if answered == 0 || left == 0 {
-		return req
-	}
-	if !c.run.dynamic {
-		return c.run.requests(left)
-	}
-	req = req[c.ends[answered-1]:]
-	c.ends = countRequests(req, c.ends)
-	return req
+// wrote notes that req was written whole at now.
+func (c *conn) wrote(now time.Time) {
+	c.inflight, c.sent = c.k, now
 }
 
-// roundTrip writes k requests at once and reads their responses. It
-// returns how many were answered; fewer than k without a failure means the
-// server closed the connection after the last of them.
-func (c *conn) roundTrip(t ticket, start time.Time, req []byte, k int) (int, failure) {
-	if due := start.Add(c.run.cfg.Timeout); c.deadline.Before(due) {
-		c.deadline = due.Add(c.run.deadlineSlack)
-		c.nc.SetDeadline(c.deadline) //nolint:errcheck // a closed conn fails the write below
-	}
-	if c.run.stopped() { // checked after the deadline moved: see run.halt
-		return 0, fail(stats.Timeout, "stopped") // never recorded: the run is over
-	}
-	if err := c.wire.send(req); err != nil {
-		return 0, writeFailure(err)
-	}
-	for i := range k {
-		c.awaitResponse()
-		status, closeConn, f := c.readResponse()
-		if f.failed() {
-			return i, f
+// received feeds bytes read from the connection to the parser, recording
+// each response that ends in them. It returns how many bytes it consumed
+// and what the connection must do next: a partial header is left
+// unconsumed, for the transport to feed again with the bytes that follow.
+func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) {
+	n := 0
+	for n < len(b) {
+		if c.inflight == 0 {
+			c.unsolicited()
+			return len(b), reopen
 		}
-		c.complete(t, start, status)
-		if c.worker.script != nil {
-			c.scriptResponse(status)
+		m, ev, err := c.p.feed(b[n:], hp)
+		n += m
+		if err != nil {
+			c.fail(readFailure(err, true))
+			return len(b), reopen
 		}
-		if closeConn || c.run.cfg.NoKeepAlive {
-			c.shut()
-			if !c.run.cfg.NoKeepAlive {
-				c.worker.addReconnect(c.phase)
-			}
-			return i + 1, failure{}
+		if ev != responded {
+			return n, awaitMore
+		}
+		if c.respond(now) {
+			return len(b), c.closeAfterResponse(len(b) - n)
 		}
 	}
-	return k, failure{}
-}
-
-// awaitResponse prepares to read a response. When none of it is buffered
-// yet, it first yields: the other connections write their requests or
-// read their responses meanwhile, and by the time this one reads, its
-// response has usually arrived. Reading at once would mostly find nothing
-// (a read that returns EAGAIN, then a wait in the netpoller and a second
-// read): the yield saves a system call per response for a goroutine
-// switch. Readiness is still learnt only by reading, so a close or reset
-// is seen as before.
-func (c *conn) awaitResponse() {
-	if c.br.Buffered() == 0 {
-		runtime.Gosched()
-		// The direct read skips the deadline, which is also how a stopped
-		// run halts its connections: once stopped, a response must fail
-		// (abandoned, not counted), not be read.
-		c.wire.direct = !c.run.stopped()
+	if c.inflight > 0 {
+		return n, awaitMore
 	}
+	return n, ready
 }
 
-// complete records one response. Its latency runs from start, the time
-// its batch was sent, or in open loop from the ticket's intended send time.
-func (c *conn) complete(t ticket, start time.Time, status int) {
-	now := time.Now()
-	o := stats.Outcome{Latency: now.Sub(start), Sent: start.Sub(c.run.start), Status: status}
-	if !t.due.IsZero() {
-		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(t.due), start.Sub(t.due)
+// next is what a connection does after an event.
+type next uint8
+
+const (
+	awaitMore next = iota // wait for more of the responses in flight
+	ready                 // every request ended; the connection may be reused
+	reopen                // close the connection; a new one serves what follows
+)
+
+// respond records the response the parser just read. It reports whether
+// the connection must close after it: the server announced a close, or
+// every request opens its own connection.
+func (c *conn) respond(now time.Time) (closing bool) {
+	c.complete(now)
+	c.inflight--
+	if c.worker.script != nil {
+		c.scriptResponse(c.p.status)
+	}
+	return c.p.closeConn || c.run.cfg.NoKeepAlive
+}
+
+// closeAfterResponse counts what a close after a response leaves: the
+// requests written behind it go unanswered (read errors), and bytes after
+// the last of them were not asked for.
+func (c *conn) closeAfterResponse(extra int) next {
+	if c.inflight > 0 {
+		c.fail(fail(stats.Read, causeClosedBeforeResponse))
+	} else if extra > 0 {
+		c.unsolicited()
+	}
+	if !c.run.cfg.NoKeepAlive {
+		c.worker.addReconnect(c.t.phase)
+	}
+	return reopen
+}
+
+// closedByServer handles the server's close (an EOF, or a reset when
+// reset) seen while reading. A body delimited by the close ends with it.
+// On a connection with nothing in flight the close is a reconnect: it was
+// made before the next request was written.
+func (c *conn) closedByServer(reset bool, now time.Time) {
+	if !reset && c.p.closed() {
+		c.respond(now)
+		c.closeAfterResponse(0)
+		return
+	}
+	if c.inflight == 0 {
+		c.worker.addReconnect(c.t.phase)
+		return
+	}
+	c.refused = c.served == 0 && !c.p.started()
+	c.fail(closeFailure(reset, c.p.started()))
+}
+
+// timedOut counts the requests in flight as timeouts.
+func (c *conn) timedOut() {
+	f := fail(stats.Timeout, "no response")
+	if c.p.started() {
+		f.cause, f.behind = "partial response", "no response"
+	}
+	c.fail(f)
+}
+
+// fail ends the requests in flight with f. The first of them may have had
+// part of a response; those queued behind it had none, so a close mid-
+// response leaves one error mid-response and the rest before responding.
+func (c *conn) fail(f failure) {
+	if c.inflight == 0 {
+		return
+	}
+	if f.behind != "" && c.inflight > 1 {
+		c.record(f, 1)
+		c.inflight--
+		f.cause = f.behind
+	}
+	c.record(f, c.inflight)
+	c.inflight = 0
+}
+
+// unsolicited counts bytes that arrived with no request in flight. They
+// end no request: the count of requests stays exact.
+func (c *conn) unsolicited() {
+	c.record(fail(stats.Read, causeUnsolicited), 1)
+}
+
+// complete records one response. Its latency runs from the batch's send,
+// or in open loop from the ticket's intended send time.
+func (c *conn) complete(now time.Time) {
+	status := c.p.status
+	o := stats.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.run.start), Status: status,
+		Rejected: c.run.rejects(status)}
+	if !c.t.due.IsZero() {
+		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(c.t.due), c.sent.Sub(c.t.due)
 	}
 	c.served++
-	c.takeBytes()
+	c.backoff = 0
 	c.worker.done.Add(1)
-	// A status >= 400 is already a status error: a response counts in
-	// one class only.
-	if c.run.cfg.Expect.active() && status < 400 {
-		if why := c.run.cfg.Expect.check(status, c.body); why != "" {
-			c.worker.addError(c.phase, stats.Validation, why)
+	// A rejected status is already an error: a response counts in one
+	// class only.
+	if c.run.cfg.Expect.active() && !o.Rejected {
+		if why := c.run.cfg.Expect.check(status, c.p.body); why != "" {
+			c.worker.addError(c.t.phase, stats.Validation, why)
 		}
 	}
-	if c.batch.Len() == 0 {
-		c.batchSince = now
-	}
-	// A batch is handed over when full, or when its first outcome is a
-	// tenth of a second old, so the timeline and progress stay current.
-	if c.batch.Add(o) || now.Sub(c.batchSince) > batchAge {
-		c.worker.addBatch(c.phase, &c.batch)
-	}
+	c.takeBytes()
+	c.out.add(c.worker, o, now)
 }
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
 	c.takeBytes()
-	c.worker.addErrors(c.phase, f.class, f.cause, n)
+	c.worker.addErrors(c.t.phase, f.class, f.cause, n)
 }
 
-// takeBytes moves the wire's byte counts into the batch.
+// takeBytes moves the wire's byte counts into the batch of the ticket's
+// phase.
 func (c *conn) takeBytes() {
-	c.batch.AddBytes(c.wire.read, c.wire.written)
-	c.wire.read, c.wire.written = 0, 0
+	c.out.enter(c.worker, c.t.phase)
+	c.out.batch.AddBytes(c.bytesIn, c.bytesOut)
+	c.bytesIn, c.bytesOut = 0, 0
 }
 
-// open dials a fresh connection and registers it with the run.
-func (c *conn) open() failure {
-	t := time.Now()
-	nc, err := c.run.dialer.open(c.run.ctx)
-	if err != nil {
-		return connectFailure(err)
-	}
-	if !c.run.register(nc) {
-		nc.Close()
-		return fail(stats.Connect, "stopped")
-	}
-	c.worker.addConnect(c.phase, time.Since(t))
-	c.attach(nc)
-	c.backoff = 0
-	return failure{}
-}
-
-// attach makes nc the connection's socket.
-func (c *conn) attach(nc net.Conn) {
-	c.nc, c.served, c.deadline = nc, 0, time.Time{}
-	c.wire.attach(nc)
-	c.br.Reset(c.wire)
-}
-
-// shut closes the connection, if open.
-func (c *conn) shut() {
-	if c.nc != nil {
-		c.run.unregister(c.nc)
-		c.nc.Close()
-		c.nc = nil
-		c.wire.attach(nil)
-	}
-}
-
-// sleepBackoff waits before the next dial, doubling the wait each time.
-func (c *conn) sleepBackoff() {
+// nextBackoff doubles the wait before the next dial, from minBackoff up
+// to maxBackoff, and returns it.
+func (c *conn) nextBackoff() time.Duration {
 	c.backoff = min(max(2*c.backoff, minBackoff), maxBackoff)
-	t := time.NewTimer(c.backoff)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-c.run.ctx.Done():
+	return c.backoff
+}
+
+// prepare returns the bytes of the ticket's requests, how many they are
+// and how many times the bytes are written: the prebuilt batch, or what
+// the script's request() returned, which may hold several pipelined
+// requests (with -n, cut to what is left).
+func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
+	if !c.run.dynamic {
+		req, reps = c.run.requests(t.count)
+		return req, t.count, reps
+	}
+	req, err := c.scriptRequest()
+	if err != nil {
+		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		return nil, 0, 0
+	}
+	c.ends = countRequests(req, c.ends)
+	k = len(c.ends)
+	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
+		_, got := c.run.claim(extra)
+		k = t.count + got
+	}
+	return req[:c.ends[k-1]], k, 1
+}
+
+// outbox collects the outcomes of one or more connections for their
+// worker: a connection's own in the goroutine transport, shared by all of
+// a loop's connections in the event loop. Its outcomes share one phase.
+type outbox struct {
+	batch stats.Batch
+	phase int
+	since time.Time // when the batch's first outcome was added
+}
+
+// batchAge is how long an outbox keeps outcomes before handing them to
+// its worker, however few.
+const batchAge = 100 * time.Millisecond
+
+// enter makes phase the outbox's phase, handing over what the previous
+// phase left.
+func (o *outbox) enter(w *worker, phase int) {
+	if phase != o.phase {
+		o.flush(w)
+		o.phase = phase
 	}
 }
 
-// finish hands the last outcomes to the worker and closes the connection.
-func (c *conn) finish() {
-	c.shut()
-	c.takeBytes()
-	c.worker.addBatch(c.phase, &c.batch)
+// add notes one response; the batch is handed over when full, or when its
+// first outcome is a tenth of a second old, so the timeline and progress
+// stay current.
+func (o *outbox) add(w *worker, oc stats.Outcome, now time.Time) {
+	if o.batch.Len() == 0 {
+		o.since = now
+	}
+	if o.batch.Add(oc) || now.Sub(o.since) > batchAge {
+		o.flush(w)
+	}
 }
 
-// waitUntil sleeps until t, the intended send time of an open-loop
-// request; it reports false if the run stopped first.
-func (c *conn) waitUntil(t time.Time) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return !c.run.stopped()
-	}
-	if c.timer == nil {
-		c.timer = time.NewTimer(d)
-	} else {
-		c.timer.Reset(d)
-	}
-	select {
-	case <-c.timer.C:
-		return true
-	case <-c.run.ctx.Done():
-		return false
-	}
-}
+// flush hands the batch to the worker.
+func (o *outbox) flush(w *worker) { w.addBatch(o.phase, &o.batch) }

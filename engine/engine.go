@@ -95,6 +95,10 @@ type Config struct {
 	// in-memory listeners here. The engine owns what Dial returns: only it
 	// may close the connection.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+	// Engine picks the transport: EngineLoop, EngineGoroutine, or
+	// EngineAuto (and ""), the event loop where it can serve the run.
+	Engine string
+
 	// ReadBufferSize is the initial per-connection read buffer. It grows
 	// (up to 64 KiB) on a connection whose response headers do not fit;
 	// bodies larger than it are read through a shared scratch buffer.
@@ -133,6 +137,10 @@ func (c *Config) Validate() error {
 		return errors.New("warmup: negative")
 	case c.Warmup > 0 && c.Requests > 0 && len(c.Rates) == 0:
 		return errors.New("warmup: with a request count, warm up by count (--warmup-requests)")
+	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
+		return fmt.Errorf("engine: %q, want auto, loop or goroutine", c.Engine)
+	case c.Engine == EngineLoop && c.loopCan() != nil:
+		return c.loopCan()
 	}
 	return c.validateRates()
 }
@@ -179,7 +187,7 @@ func (c *Config) readBufferSize() int {
 	if c.ReadBufferSize > 0 {
 		size = c.ReadBufferSize
 	}
-	return max(size, min(c.Pipeline*pipelinedResponseSize, maxReadBufferSize))
+	return max(size, min(c.Pipeline*pipelinedResponseSize, maxHeaderSize))
 }
 
 // pipelinedResponseSize is the room a pipelined batch's read buffer

@@ -78,6 +78,12 @@ func ParseDuration(s string) (time.Duration, bool) {
 	return d, true
 }
 
+// rejects reports whether status is an error of class status: 400 and
+// above, as wrk, unless the user's accepted statuses include it.
+func (r *run) rejects(status int) bool {
+	return status >= 400 && !(len(r.cfg.Expect.Status) > 0 && StatusIn(r.cfg.Expect.Status, status))
+}
+
 func (e *Expect) active() bool {
 	return len(e.Status) > 0 || len(e.Body) > 0 || e.BodyEquals != nil || len(e.JSON) > 0
 }

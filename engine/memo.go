@@ -1,15 +1,9 @@
 package engine
 
-import (
-	"bufio"
-	"bytes"
-)
+import "bytes"
 
 // maxMemoHeader bounds the header a connection remembers.
 const maxMemoHeader = 1 << 10
-
-// blankLine ends a response header.
-var blankLine = []byte("\r\n\r\n")
 
 // headerMemo is a connection's last response header, byte for byte, with
 // what fasthttp parsed from it. A server sends the same header again and
@@ -17,14 +11,12 @@ var blankLine = []byte("\r\n\r\n")
 // comparison instead of a parse, which was the largest item of pummel's
 // own CPU time in a profile of a pipelined run.
 //
-// It is sound because a parse depends on the bytes alone: a header is
-// remembered only when it was buffered whole, starting with its status
-// line, and fasthttp consumed exactly the bytes through its first blank
-// line, so the remembered bytes are a whole header and fasthttp read
-// nothing more to parse it. A buffer that starts with them starts with
-// that same header, but for the Date value below. The bytes are copied
-// before the parse, which may rewrite them in place (folded header lines
-// are joined).
+// It is sound because a parse depends on the bytes alone: the parser
+// hands fasthttp exactly one whole header, from its status line through
+// the empty line that ends it, and remembers it only when fasthttp
+// consumed all of it. A buffer that starts with those bytes starts with
+// that same header, but for the Date value below. fasthttp parses a copy
+// (see headerParser), so the remembered bytes are the ones that arrived.
 //
 // The value of the Date field may differ: it changes every second, and at
 // 10,000 connections a connection sees only a few responses a second, so
@@ -43,27 +35,17 @@ type headerMemo struct {
 	status        int
 	length        int // as fasthttp's ContentLength: -1 chunked, -2 until close
 	closeConn     bool
-	// next and buffered are note's record of the header about to be
-	// parsed: a copy through its blank line (empty if none), and how much
-	// was buffered.
-	next     []byte
-	buffered int
-	hits     int // responses recognised, for tests
+	hits          int // responses recognised, for tests
 }
 
-// match reports whether br starts with the remembered header and, if so,
-// consumes it.
-func (m *headerMemo) match(br *bufio.Reader) bool {
-	if len(m.raw) == 0 || br.Buffered() < len(m.raw) {
-		return false
+// match reports whether b starts with the remembered header and, if so,
+// how long it is.
+func (m *headerMemo) match(b []byte) (int, bool) {
+	if len(m.raw) == 0 || len(b) < len(m.raw) || !m.same(b[:len(m.raw)]) {
+		return 0, false
 	}
-	b, _ := br.Peek(len(m.raw)) // buffered already: no read
-	if !m.same(b) {
-		return false
-	}
-	br.Discard(len(m.raw)) //nolint:errcheck // buffered
 	m.hits++
-	return true
+	return len(m.raw), true
 }
 
 // same reports whether b, as long as the remembered header, is that
@@ -107,28 +89,13 @@ func dateValue(header []byte) (start, end int) {
 	return 0, 0
 }
 
-// note copies the header buffered whole in br, before fasthttp parses it:
-// nothing if it is not, if it is longer than maxMemoHeader, or if blank
-// lines come first (fasthttp skips them, and its header then does not end
-// at the first blank line).
-func (m *headerMemo) note(br *bufio.Reader) {
-	m.next, m.buffered = m.next[:0], br.Buffered()
-	b, _ := br.Peek(min(m.buffered, maxMemoHeader)) // buffered already: no read
-	if len(b) == 0 || b[0] == '\r' || b[0] == '\n' {
+// remember keeps header, a whole header that fasthttp parsed, with what it
+// parsed from it, copied: the caller's buffer is reused.
+func (m *headerMemo) remember(header []byte, status, length int, closeConn bool) {
+	if len(header) > maxMemoHeader {
 		return
 	}
-	if i := bytes.Index(b, blankLine); i >= 0 {
-		m.next = append(m.next, b[:i+len(blankLine)]...)
-	}
-}
-
-// remember keeps the header note copied, with what fasthttp parsed from
-// it, if fasthttp consumed exactly that header from br.
-func (m *headerMemo) remember(br *bufio.Reader, status, length int, closeConn bool) {
-	if len(m.next) > 0 && m.buffered-br.Buffered() == len(m.next) {
-		m.raw, m.next = m.next, m.raw
-		m.date, m.dateEnd = dateValue(m.raw)
-		m.status, m.length, m.closeConn = status, length, closeConn
-	}
-	m.next = m.next[:0]
+	m.raw = append(m.raw[:0], header...)
+	m.date, m.dateEnd = dateValue(m.raw)
+	m.status, m.length, m.closeConn = status, length, closeConn
 }

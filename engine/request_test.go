@@ -60,29 +60,6 @@ func TestBuildRequest(t *testing.T) {
 	}
 }
 
-func TestParseChunkSize(t *testing.T) {
-	tests := []struct {
-		line string
-		want int
-		ok   bool
-	}{
-		{"0\r\n", 0, true},
-		{"1a\r\n", 26, true},
-		{"FF;name=value\r\n", 255, true},
-		{" 10 \r\n", 16, true},
-		{"\r\n", 0, false},
-		{"xyz\r\n", 0, false},
-		{"-1\r\n", 0, false},
-		{"1234567890abc\r\n", 0, false}, // too large to be honest
-	}
-	for _, tt := range tests {
-		got, ok := parseChunkSize([]byte(tt.line))
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseChunkSize(%q) = %d, %v; want %d, %v", tt.line, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestExpect(t *testing.T) {
 	e := Expect{Status: []StatusRange{{200, 299}, {301, 301}}, Body: []byte("ok")}
 	tests := []struct {

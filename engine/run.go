@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"net"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,6 +27,8 @@ type run struct {
 	ctx           context.Context // cancelled when the run stops
 	cancel        context.CancelFunc
 
+	tr transport // the connections' transport
+
 	start   time.Time    // when the clock started, after all connections opened
 	sched   *schedule    // the open-loop schedule; nil in closed loop
 	limit   int64        // warm-up plus measured requests with -n; 0: no limit
@@ -40,43 +39,38 @@ type run struct {
 	// warm-up by count.
 	measured atomic.Int64
 	halted   atomic.Bool // set once, when the run stops
-
-	mu   sync.Mutex            // guards open
-	open map[net.Conn]struct{} // connections to wake when the run stops
 }
 
-// requests returns the bytes of k pipelined requests.
-func (r *run) requests(k int) []byte { return r.pipelined[:k*len(r.request)] }
+// maxBatchBytes bounds a prebuilt pipelined batch: a larger request is
+// written depth times in a row rather than copied depth times.
+const maxBatchBytes = 1 << 20
+
+// repeatRequest returns req repeated depth times, or nil when there is no
+// pipelining or the batch would be too large to build.
+func repeatRequest(req []byte, depth int) []byte {
+	if depth < 2 || len(req)*depth > maxBatchBytes {
+		return nil
+	}
+	return bytes.Repeat(req, depth)
+}
+
+// requests returns the bytes of k pipelined requests and how many times
+// to write them in a row.
+func (r *run) requests(k int) ([]byte, int) {
+	if r.pipelined == nil {
+		return r.request, k
+	}
+	return r.pipelined[:k*len(r.request)], 1
+}
 
 func (r *run) stopped() bool { return r.halted.Load() }
 
-// halt stops the run: new requests are refused and every blocked read or
-// write returns at once. Requests in flight are abandoned, not counted (as wrk).
+// halt stops the run: new requests are refused and every connection stops
+// waiting at once. Requests in flight are abandoned, not counted (as wrk).
 func (r *run) halt() {
 	r.halted.Store(true)
 	r.cancel()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for nc := range r.open {
-		nc.SetDeadline(time.Unix(1, 0)) //nolint:errcheck // best effort wake-up
-	}
-}
-
-// register records an open connection; it refuses once the run has stopped.
-func (r *run) register(nc net.Conn) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.halted.Load() {
-		return false
-	}
-	r.open[nc] = struct{}{}
-	return true
-}
-
-func (r *run) unregister(nc net.Conn) {
-	r.mu.Lock()
-	delete(r.open, nc)
-	r.mu.Unlock()
+	r.tr.halt()
 }
 
 // Run carries out the load described by cfg and returns what was measured.
@@ -98,14 +92,10 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 			return stats.Result{}, err
 		}
 	}
-	conns := make([]*conn, cfg.Connections)
-	for i := range conns {
-		conns[i] = newConn(r, workers[i%len(workers)])
-	}
-	if err := r.openAll(conns); err != nil {
+	r.tr = r.newTransport(workers)
+	if err := r.tr.open(); err != nil {
 		return stats.Result{}, err
 	}
-	l := spawn(conns)
 	// Dialing thousands of connections leaves garbage the heap would keep
 	// as resident memory for the whole run: hand it back before the clock
 	// starts. The per-request path makes no garbage and the sampler little
@@ -122,7 +112,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	}
 	s := startSampler(r, workers)
 	cpu0 := cpuTime()
-	end := r.drive(ctx, l)
+	end := r.drive(ctx)
 	if r.sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
 		end = later(end, r.start.Add(r.sched.end))
 	}
@@ -163,7 +153,6 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		keepBody:      cfg.Expect.needsBody(),
 		dialer:        newDialer(cfg),
 		deadlineSlack: min(cfg.Timeout/4, time.Second),
-		open:          make(map[net.Conn]struct{}, cfg.Connections),
 	}
 	r.depth = max(cfg.Pipeline, 1)
 	if len(cfg.Rates) > 0 {
@@ -171,118 +160,20 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 	} else if cfg.Requests > 0 {
 		r.limit = cfg.WarmupRequests + cfg.Requests
 	}
-	r.pipelined = bytes.Repeat(request, r.depth)
+	r.pipelined = repeatRequest(request, r.depth)
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil
-}
-
-// openAll dials every connection before the clock starts, dialers at a
-// time. A dial that fails here is retried, and counted, once the run has
-// started. So that a target that drops connections costs one dial
-// timeout rather than one per wave of dialers, a dialer whose dial fails
-// before any connection opened stops, and all stop one dial timeout after
-// the first failure.
-func (r *run) openAll(conns []*conn) error {
-	ctx, cancel := context.WithCancel(r.ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	var opened, next atomic.Int64
-	var firstErr error
-	var cutoff *time.Timer
-	var once sync.Once
-	for range min(len(conns), dialers) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
-				err := r.openFirst(ctx, conns[i])
-				if err == nil {
-					opened.Add(1)
-					continue
-				}
-				once.Do(func() {
-					firstErr = err
-					cutoff = time.AfterFunc(r.cfg.Timeout, cancel)
-				})
-				if opened.Load() == 0 {
-					return // unreachable so far: this dialer stops
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if cutoff != nil {
-		cutoff.Stop()
-	}
-	if opened.Load() == 0 {
-		if r.ctx.Err() != nil {
-			return r.ctx.Err()
-		}
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, r.dialer.address, firstErr)
-	}
-	return nil
-}
-
-// dialers is how many connections openAll dials at once. A goroutine per
-// connection would cost thousands of goroutine stacks, each grown by the
-// dial, for no gain: dials on a LAN or loopback take well under a
-// millisecond, so 10,000 connections still open in a fraction of a second.
-const dialers = 256
-
-// errStopped is why a connection opened as the run stopped was dropped.
-var errStopped = errors.New("the run stopped")
-
-// openFirst dials c's first connection, before the clock starts.
-func (r *run) openFirst(ctx context.Context, c *conn) error {
-	t := time.Now()
-	nc, err := r.dialer.open(ctx)
-	if err != nil {
-		return err
-	}
-	if r.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
-		nc.Close()
-		return nil
-	}
-	if !r.register(nc) {
-		nc.Close()
-		return errStopped
-	}
-	c.worker.addConnect(measuredPhase, time.Since(t))
-	c.attach(nc)
-	return nil
 }
 
 // ErrUnreachable is returned by Run when not one connection could be
 // opened: check that the server runs and listens on the URL's address.
 var ErrUnreachable = errors.New("cannot connect to the target")
 
-// launch holds the connection goroutines, started but waiting at gate.
-type launch struct {
-	gate     chan struct{} // closed to let the connections go
-	finished chan struct{} // closed when every connection's loop returned
-}
-
-// spawn starts a goroutine per connection that waits at the gate, so that
-// every connection sends from the moment the clock starts: started one
-// after another once the clock runs, 10,000 of them took the first half
-// second of the run to get going.
-func spawn(conns []*conn) *launch {
-	l := &launch{gate: make(chan struct{}), finished: make(chan struct{})}
-	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Go(func() {
-			<-l.gate
-			c.loop()
-		})
-	}
-	go func() { wg.Wait(); close(l.finished) }()
-	return l
-}
-
 // drive lets the connections go and runs them until the duration passes,
 // the requests or the schedule are done or ctx is cancelled; it returns
 // when the run ended.
-func (r *run) drive(ctx context.Context, l *launch) time.Time {
-	close(l.gate)
-	finished := l.finished
+func (r *run) drive(ctx context.Context) time.Time {
+	finished := r.tr.start()
 	var deadline <-chan time.Time
 	if limit := r.timeLimit(); limit > 0 {
 		t := time.NewTimer(limit)

@@ -78,25 +78,34 @@ func (r *run) useScriptFields(th *script.Thread) error {
 		return err
 	}
 	r.head = cfg.method() == "HEAD"
-	r.pipelined = bytes.Repeat(r.request, r.depth)
+	r.pipelined = repeatRequest(r.request, r.depth)
 	return nil
 }
 
-// scriptRequest asks the worker's script for the next request bytes (and
-// waits its delay first); they may hold several pipelined requests.
+// scriptDelay asks the worker's script, if it has delay(), how long to
+// wait before the ticket's requests; ok is false when delay() failed,
+// which is counted against them.
+func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
+	s := c.worker.script
+	if s == nil || !s.thread.HasDelay() {
+		return 0, true
+	}
+	s.mu.Lock()
+	d, err := s.thread.Delay()
+	s.mu.Unlock()
+	if err != nil {
+		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		return 0, false
+	}
+	return d, true
+}
+
+// scriptRequest asks the worker's script for the next request bytes; they
+// may hold several pipelined requests.
 func (c *conn) scriptRequest() ([]byte, error) {
 	s := c.worker.script
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.thread.HasDelay() {
-		d, err := s.thread.Delay()
-		if err != nil {
-			return nil, err
-		}
-		s.mu.Unlock()
-		c.sleep(d)
-		s.mu.Lock()
-	}
 	if !s.thread.HasRequest() {
 		return c.run.request, nil
 	}
@@ -124,16 +133,11 @@ func (c *conn) scriptResponse(status int) {
 		return
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.scriptHeaders, c.body)
+	err := s.thread.Response(status, c.scriptHeaders, c.p.body)
 	s.mu.Unlock()
 	if err != nil {
-		c.worker.addError(c.phase, stats.Validation, err.Error())
+		c.worker.addError(c.t.phase, stats.Validation, err.Error())
 	}
-}
-
-// sleep waits d, unless the run stops first.
-func (c *conn) sleep(d time.Duration) {
-	c.waitUntil(time.Now().Add(d))
 }
 
 // countRequests splits b into the HTTP requests it holds and returns where

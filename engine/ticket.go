@@ -17,20 +17,15 @@ const (
 	measuredPhase = 1 // closed loop; open-loop stage s is phase s+1
 )
 
-// next hands a connection its next ticket; ok is false when the run is over
-// for it. In open loop it also waits until the ticket is due.
-func (r *run) next(c *conn) (t ticket, ok bool) {
-	if r.halted.Load() || c.worker.script != nil && c.worker.script.thread.Stopped() {
+// next hands a connection of worker w its next ticket; ok is false when
+// the run is over for it. An open-loop ticket is due at t.due: the
+// connection waits until then.
+func (r *run) next(w *worker) (t ticket, ok bool) {
+	if r.halted.Load() || w.script != nil && w.script.thread.Stopped() {
 		return t, false
 	}
 	if r.sched != nil {
-		i := r.issued.Add(1) - 1
-		due, phase, ok := r.sched.at(i)
-		if !ok {
-			return t, false
-		}
-		t = ticket{count: 1, phase: phase, due: r.start.Add(due)}
-		return t, c.waitUntil(t.due)
+		return r.scheduled(r.issued.Add(1) - 1)
 	}
 	t = ticket{count: r.depth, phase: measuredPhase}
 	if r.limit > 0 {
@@ -48,6 +43,16 @@ func (r *run) next(c *conn) (t ticket, ok bool) {
 		t.phase = warmupPhase
 	}
 	return t, true
+}
+
+// scheduled is the open-loop ticket of the schedule's i-th request; ok is
+// false past the last.
+func (r *run) scheduled(i int64) (t ticket, ok bool) {
+	due, phase, ok := r.sched.at(i)
+	if !ok {
+		return t, false
+	}
+	return ticket{count: 1, phase: phase, due: r.start.Add(due)}, true
 }
 
 // claim takes up to n of the limited requests, never straddling the end

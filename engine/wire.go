@@ -1,15 +1,16 @@
 package engine
 
 import (
+	"crypto/tls"
 	"io"
 	"net"
 	"os"
 	"syscall"
 )
 
-// wire is a connection's byte stream: it writes requests, feeds the
-// response reader and counts bytes both ways until they are handed to a
-// batch.
+// wire is a goroutine-transport connection's byte stream: it writes
+// requests, reads what the parser is fed and counts bytes both ways until
+// they are handed to the conn.
 //
 // On a plain TCP or Unix socket it reads and writes with raw system calls
 // on the socket. Reads go through syscall.RawConn.Read, which keeps the
@@ -20,7 +21,7 @@ import (
 // the scheduler hand-off of a blocking system call (both calls are
 // non-blocking) saves a noticeable share of the per-request CPU. The
 // deadline is checked by every read but a response's first, which is
-// therefore never made once the run has stopped (see conn.awaitResponse):
+// therefore never made once the run has stopped (see awaitResponse):
 // a response that never ends still times out, and the run still ends on
 // time.
 //
@@ -30,9 +31,9 @@ import (
 // disappears. It is unsound: arming clears a readiness edge that arrived
 // earlier, so a server's FIN that came while the connection sat idle is
 // never seen, and the request waits for its timeout instead of
-// reconnecting. The engine test "silently while idle" catches it. (The
-// engine avoids most of those reads by yielding before them instead; see
-// conn.awaitResponse.)
+// reconnecting. TestAnIdleCloseIsAReconnect catches it. (The transport
+// avoids most of those reads by yielding before them instead; see
+// streamConn.awaitResponse.)
 type wire struct {
 	conn net.Conn
 	// raw is conn's socket for raw system calls, with fd its descriptor;
@@ -172,4 +173,35 @@ func rawSocket(nc net.Conn) (syscall.RawConn, int) {
 		return nil, -1
 	}
 	return raw, fd
+}
+
+// peekResult is what a look at an idle socket found.
+type peekResult uint8
+
+const (
+	peekNothing peekResult = iota // nothing arrived, or it cannot be told
+	peekClosed                    // the peer closed or reset the connection
+	peekData                      // bytes arrived
+)
+
+// peek looks at the socket without waiting and without consuming: whether
+// the peer closed or reset it, or sent bytes. Over TLS, bytes may be the
+// protocol's own (a session ticket), so only a close is reported there.
+func (w *wire) peek() peekResult {
+	fd, overTLS := w.fd, false
+	if tc, ok := w.conn.(*tls.Conn); ok && fd < 0 && directIO {
+		_, fd = rawSocket(tc.NetConn())
+		overTLS = true
+	}
+	if fd < 0 {
+		return peekNothing
+	}
+	n, err := sysPeek(fd)
+	switch {
+	case err == syscall.ECONNRESET || err == 0 && n == 0:
+		return peekClosed
+	case err == 0 && !overTLS:
+		return peekData
+	}
+	return peekNothing
 }

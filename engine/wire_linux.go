@@ -31,3 +31,15 @@ func sysRead(fd int, p []byte) (int, syscall.Errno) {
 	}
 	return int(n), 0
 }
+
+// sysPeek looks at the first byte waiting on fd without taking it or
+// waiting: 0 bytes and no error is the peer's close.
+func sysPeek(fd int) (int, syscall.Errno) {
+	var b [1]byte
+	n, _, err := syscall.RawSyscall6(syscall.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), 1,
+		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+	if err != 0 {
+		return 0, err
+	}
+	return int(n), 0
+}

@@ -11,3 +11,5 @@ const directIO = false
 func sysWrite(int, []byte) (int, syscall.Errno) { return 0, syscall.ENOTSUP }
 
 func sysRead(int, []byte) (int, syscall.Errno) { return 0, syscall.ENOTSUP }
+
+func sysPeek(int) (int, syscall.Errno) { return 0, syscall.ENOTSUP }

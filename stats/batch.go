@@ -24,6 +24,9 @@ type Outcome struct {
 	Sent time.Duration
 	// Status is the HTTP status code.
 	Status int
+	// Rejected marks a status that is an error of class Status: 400 and
+	// above (as wrk), unless the user's accepted statuses include it.
+	Rejected bool
 }
 
 // Batch collects the outcomes of a connection's requests without locking,
@@ -56,7 +59,7 @@ func (b *Batch) Len() int { return b.n }
 
 // Tally is what a batch adds to a per-second timeline.
 type Tally struct {
-	StatusErrors int64 // responses with status >= 400
+	StatusErrors int64 // responses with a rejected status
 	BytesRead    int64
 }
 
@@ -66,7 +69,7 @@ func (b *Batch) Observe(h *hdrhistogram.Histogram) Tally {
 	t := Tally{BytesRead: b.bytesRead}
 	for i := range b.n {
 		h.RecordValue(min(max(int64(b.outcomes[i].Latency), HistogramMin), HistogramMax)) //nolint:errcheck // clamped into range
-		if b.outcomes[i].Status >= 400 {
+		if b.outcomes[i].Rejected {
 			t.StatusErrors++
 		}
 	}

@@ -79,7 +79,7 @@ func (r *Recorder) AddBatch(b *Batch) {
 		o := &b.outcomes[i]
 		r.recordLatency(int64(o.Latency))
 		r.status[o.Status]++
-		if o.Status >= 400 {
+		if o.Rejected {
 			r.errors[Status]++
 		}
 		r.recordOpen(o)

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"net"
+	"net/url"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Valid HTTP that is unusual is read, not timed out or refused: header
+// lines that end in a bare LF (RFC 9112 §2.2), chunk extensions and
+// trailers far longer than any read buffer.
+func TestUnusualFramingsAreRead(t *testing.T) {
+	long := make([]byte, 2000)
+	for i := range long {
+		long[i] = 'e'
+	}
+	tests := []struct {
+		name string
+		raw  string
+	}{
+		{"bare LF line ends", "HTTP/1.1 200 OK\nContent-Length: 2\n\nok"},
+		{"a 2,000-byte trailer", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-T: " + string(long) + "\r\n\r\n"},
+		{"a 2,000-byte chunk extension", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;" + string(long) + "\r\nok\r\n0\r\n\r\n"},
+	}
+	for _, engine := range transports() {
+		for _, tt := range tests {
+			t.Run(engine+"/"+tt.name, func(t *testing.T) {
+				srv := fixture.New(t, fixture.Behaviour{Misbehave: fixture.Misbehaviour{Raw: []byte(tt.raw)}})
+				res := load(t, srv, Config{Engine: engine, Requests: 50, Connections: 2, Timeout: 2 * time.Second})
+				if res.Requests != 50 || res.Errors != (stats.Errors{}) || srv.Requests() != 50 {
+					t.Errorf("responses %d, errors %+v %v, server %d; want 50 clean", res.Requests, res.Errors, res.ErrorCauses, srv.Requests())
+				}
+			})
+		}
+	}
+}
+
+// Statuses the user accepted with --expect-status are neither status nor
+// validation errors, even at 400 and above.
+func TestAcceptedStatusesAreNotErrors(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{Status: []int{404, 200}})
+			res := load(t, srv, Config{Engine: engine, Requests: 40, Expect: Expect{Status: []StatusRange{{404, 404}}}})
+			if res.Errors.Status != 0 || res.Errors.Validation != 20 || res.Status["404"] != 20 {
+				t.Errorf("status errors %d, validation errors %d, statuses %v; want 0, 20 (the 200s), 20 × 404",
+					res.Errors.Status, res.Errors.Validation, res.Status)
+			}
+		})
+	}
+}
+
+// A server that resets every connection as it accepts it is redialed
+// after a backoff, not in a hot loop.
+func TestConnectionsClosedAtAcceptAreRedialedWithBackoff(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{RefuseAfterAccept: true})
+			res := load(t, srv, Config{Engine: engine, Duration: time.Second, Connections: 2})
+			// Backing off from 10 ms, doubling, a connection dials about
+			// 7 times a second; without a backoff, thousands of times.
+			if n := srv.Connections(); n > 100 {
+				t.Errorf("%d connections in a second from 2 (%d read errors): no backoff", n, res.Errors.Read)
+			}
+			if res.Errors.Read == 0 {
+				t.Errorf("errors %+v: the closes were not counted", res.Errors)
+			}
+		})
+	}
+}
+
+// jammed returns the address of a listener whose accept queue is full:
+// one connection fits, and every later dial hangs, its SYN dropped.
+func jammed(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: sa.(*syscall.SockaddrInet4).Port}
+	return addr.String()
+}
+
+// Dials still under way when the run ends are abandoned, as requests in
+// flight are: they are not connect errors.
+func TestDialsUnderWayAtTheEndAreNotCounted(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			u := &url.URL{Scheme: "http", Host: jammed(t), Path: "/"}
+			res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 4, Threads: 1,
+				Duration: 300 * time.Millisecond, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Errors != (stats.Errors{}) {
+				t.Errorf("errors %+v %v, want none: the run ended before any dial or request could", res.Errors, res.ErrorCauses)
+			}
+		})
+	}
+}

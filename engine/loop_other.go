@@ -1,0 +1,11 @@
+//go:build !linux
+
+package engine
+
+// loopSupported tells whether the event loop runs here: on Linux only.
+const loopSupported = false
+
+// newLoops is never called where the event loop does not run: the
+// transport is chosen by Config.engineName, and Validate refuses
+// --engine loop here.
+func newLoops(r *run, workers []*worker) transport { return newStreams(r, workers) }

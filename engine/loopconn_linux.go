@@ -1,0 +1,448 @@
+package engine
+
+import (
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// loopConn is a connection of the event loop: a non-blocking socket and
+// where it stands. Its loop calls it when its socket has an event, its
+// deadline passes or its wake-up comes; conn counts what happens.
+type loopConn struct {
+	conn
+	timed
+	l     *loop
+	fd    int   // -1 while disconnected
+	gen   int32 // counts the sockets this connection has had
+	state connState
+	// holding is true while a ticket is in hand: being dialed for,
+	// written, answered, or waiting for a script's delay.
+	holding bool
+	// active is true until the connection has nothing more to do (closed
+	// loop) — the loop ends when no connection is active.
+	active bool
+	// off is how much of the batch (req written reps times) is written.
+	off int
+	// carry holds a partial response header until the rest arrives.
+	carry []byte
+	// dialStart is when the current dial began.
+	dialStart time.Time
+	// readable is an input event that came while the batch was still
+	// being written; hangup is the peer's close, seen in an event.
+	readable, hangup bool
+	listed           bool // in its loop's idle or spare list
+}
+
+// connState is where a loop connection stands.
+type connState uint8
+
+const (
+	closed     connState = iota // no socket
+	connecting                  // a non-blocking connect under way
+	idle                        // connected, nothing in flight
+	writing                     // a batch partly written, waiting for room
+	awaiting                    // the batch written, waiting for responses
+)
+
+func newLoopConn(l *loop, i int) *loopConn {
+	c := &loopConn{l: l, fd: -1}
+	c.id, c.index = i, -1
+	c.init(l.run, l.worker, &l.out)
+	return c
+}
+
+// start gives the connection its first work when the clock starts.
+func (c *loopConn) start() {
+	if c.l.sched != nil {
+		c.offer()
+		return
+	}
+	c.setActive(true)
+	c.nextTicket()
+}
+
+// nextTicket takes the next closed-loop ticket and begins it, after the
+// script's delay if it has one; without one the connection retires.
+func (c *loopConn) nextTicket() {
+	t, ok := c.run.next(c.worker)
+	if !ok {
+		c.setActive(false)
+		return
+	}
+	d, ok := c.scriptDelay(t)
+	switch {
+	case !ok:
+		c.l.wakes.set(&c.timed, time.Now()) // counted; the next ticket comes from the loop, not from here
+	case d > 0:
+		c.t = t
+		c.hold(true)
+		c.l.wakes.set(&c.timed, time.Now().Add(d))
+	default:
+		c.begin(t)
+	}
+}
+
+// begin sends the ticket's requests, on a new connection if need be.
+func (c *loopConn) begin(t ticket) {
+	c.hold(true)
+	if !c.take(t) {
+		c.hold(false)
+		c.l.wakes.set(&c.timed, time.Now()) // a script failure, counted: go on from the loop
+		return
+	}
+	if c.state == idle && (c.hangup || c.readable) {
+		c.readIdle() // what came while it sat idle, before the clock
+	}
+	if c.state == closed {
+		c.dial()
+		return
+	}
+	c.send(time.Now())
+}
+
+// dial starts a non-blocking connect.
+func (c *loopConn) dial() {
+	now := time.Now()
+	c.dialStart = now
+	fd, err := c.l.socket()
+	if err != nil {
+		c.dialFailed(err)
+		return
+	}
+	c.fd, c.gen, c.state, c.hangup, c.readable = fd, c.gen+1, connecting, false, false
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET}
+	setIndex(&ev, int32(c.id), c.gen)
+	if err := unix.EpollCtl(c.l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		c.shut()
+		c.dialFailed(err)
+		return
+	}
+	if err := c.l.connect(fd); err != nil && err != unix.EINPROGRESS {
+		c.shut()
+		c.dialFailed(err)
+		return
+	}
+	c.l.deadlines.push(&c.timed, now.Add(c.run.cfg.Timeout))
+}
+
+// event handles what epoll reported for the socket.
+func (c *loopConn) event(mask uint32) {
+	if mask&(unix.EPOLLRDHUP|unix.EPOLLHUP) != 0 {
+		c.hangup = true
+	}
+	in := mask&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0
+	switch c.state {
+	case connecting:
+		if mask&(unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP) != 0 {
+			c.connectDone()
+		}
+	case writing:
+		c.readable = c.readable || in
+		if mask&(unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP) != 0 {
+			c.write()
+		}
+	case awaiting:
+		if in {
+			c.read()
+		}
+	case idle:
+		if in && c.l.opening != nil {
+			c.readable = true // looked at when the clock starts
+		} else if in {
+			c.readIdle()
+		}
+	}
+}
+
+// connectDone finishes a dial whose socket became writable or failed.
+func (c *loopConn) connectDone() {
+	c.l.deadlines.remove(&c.timed)
+	if errno, err := unix.GetsockoptInt(c.fd, unix.SOL_SOCKET, unix.SO_ERROR); err != nil || errno != 0 {
+		if err == nil {
+			err = syscall.Errno(errno)
+		}
+		c.shut()
+		c.dialFailed(err)
+		return
+	}
+	now := time.Now()
+	c.state = idle
+	c.attached()
+	if o := c.l.opening; o != nil {
+		o.opened.Add(1)
+		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
+		if c.run.cfg.NoKeepAlive { // each request dials its own: this one only proved the target is there
+			c.shut()
+		}
+		return
+	}
+	c.worker.addConnect(c.t.phase, now.Sub(c.dialStart))
+	if !c.holding {
+		c.offer()
+		return
+	}
+	start := now // keep-alive latency excludes the dial
+	if c.run.cfg.NoKeepAlive {
+		start = c.dialStart
+	}
+	c.send(start)
+}
+
+// dialFailed counts a failed dial against the ticket in hand and backs off.
+func (c *loopConn) dialFailed(err error) {
+	if o := c.l.opening; o != nil {
+		o.failed(err)
+		return
+	}
+	if c.holding && !c.run.stopped() {
+		c.record(connectFailure(err), c.k)
+	}
+	c.hold(false)
+	c.backOff()
+}
+
+// send starts writing the batch in hand at start, the start of its latency.
+func (c *loopConn) send(start time.Time) {
+	c.wrote(start)
+	c.off = 0
+	c.state = writing
+	c.l.deadlines.push(&c.timed, start.Add(c.run.cfg.Timeout))
+	c.write()
+}
+
+// write writes what is left of the batch, as far as the socket takes it.
+func (c *loopConn) write() {
+	total := len(c.req) * c.reps
+	for c.off < total {
+		p := c.req[c.off%len(c.req):]
+		p = p[:min(len(p), total-c.off)]
+		n, errno := sysWrite(c.fd, p)
+		if n > 0 {
+			c.off += n
+			c.bytesOut += int64(n)
+			continue
+		}
+		if errno == unix.EAGAIN {
+			return // the rest when the socket has room: an output event
+		}
+		c.writeFailed(errno)
+		return
+	}
+	c.state = awaiting
+	if c.readable || c.hangup {
+		c.readable = false
+		c.read()
+	}
+}
+
+// writeFailed handles a failed write. A reused connection the server had
+// closed before the batch reached it is a reconnect, and the batch goes
+// on a new one; a write that failed otherwise, or after some of the batch
+// went out, is a write error of every request in it.
+func (c *loopConn) writeFailed(errno syscall.Errno) {
+	reused := c.served > 0
+	c.l.deadlines.remove(&c.timed)
+	c.shut()
+	if c.off == 0 && reused && closedBeforeWrite(errno) {
+		c.inflight = 0
+		c.worker.addReconnect(c.t.phase)
+		c.dial()
+		return
+	}
+	c.refused = !reused && closedBeforeWrite(errno)
+	c.fail(writeFailure(errno))
+	c.afterFailure()
+}
+
+// read reads what arrived, once, into the loop's buffer, after the partial
+// header kept from the last read; it reads again while the buffer fills, or
+// to the end when the peer closed. Whatever arrives when nothing is in
+// flight was not asked for.
+func (c *loopConn) read() {
+	buf := c.l.buf
+	for {
+		n := copy(buf, c.carry)
+		m, errno := sysRead(c.fd, buf[n:])
+		switch {
+		case errno == unix.EAGAIN:
+			return
+		case errno != 0:
+			c.readFailed(errno)
+			return
+		case m == 0:
+			c.peerClosed(false)
+			return
+		}
+		c.bytesIn += int64(m)
+		now := time.Now()
+		used, nx := c.received(buf[:n+m], now, &c.l.hp)
+		c.carry = append(c.carry[:0], buf[used:n+m]...)
+		switch nx {
+		case ready:
+			c.batchDone()
+			return
+		case reopen:
+			c.reopen()
+			return
+		}
+		if n+m < len(buf) && !c.hangup {
+			return // the socket is drained: the next input event brings more
+		}
+	}
+}
+
+// readIdle reads a connection with nothing in flight: bytes there were
+// not asked for (an error of their own), and a close or reset the server
+// made is a reconnect. Either way the connection goes, and what it was to
+// do next goes on a new one.
+func (c *loopConn) readIdle() {
+	c.readable = false
+	m, errno := sysRead(c.fd, c.l.buf)
+	switch {
+	case errno == unix.EAGAIN:
+		if !c.hangup {
+			return
+		}
+		c.worker.addReconnect(c.t.phase)
+	case m > 0:
+		c.bytesIn += int64(m)
+		c.unsolicited()
+	default:
+		c.worker.addReconnect(c.t.phase)
+	}
+	c.shut()
+}
+
+// readFailed handles a read error: a reset, or worse.
+func (c *loopConn) readFailed(errno syscall.Errno) {
+	if errno == unix.ECONNRESET {
+		c.peerClosed(true)
+		return
+	}
+	c.fail(readFailure(errno, c.p.started()))
+	c.reopen()
+}
+
+// peerClosed handles the server's close (reset: with an RST): the
+// requests in flight end in errors, or with nothing in flight it is a
+// reconnect.
+func (c *loopConn) peerClosed(reset bool) {
+	c.closedByServer(reset, time.Now())
+	c.afterFailure()
+}
+
+// batchDone goes on after every request of the batch ended well.
+func (c *loopConn) batchDone() {
+	c.l.deadlines.remove(&c.timed)
+	c.state = idle
+	c.hold(false)
+	c.afterBatch()
+}
+
+// afterBatch gives the connection its next work: the next ticket in closed
+// loop, its place among the idle ones in open loop.
+func (c *loopConn) afterBatch() {
+	if c.l.sched != nil {
+		c.offer()
+	} else {
+		c.nextTicket()
+	}
+}
+
+// reopen closes the connection after the batch ended; a new one serves
+// what follows.
+func (c *loopConn) reopen() {
+	c.shut()
+	c.hold(false)
+	c.afterBatch()
+}
+
+// afterFailure closes the connection after a failure and goes on: after a
+// backoff when the connection failed before any byte of a response, so
+// that a server that drops every connection is not redialed in a hot loop.
+func (c *loopConn) afterFailure() {
+	c.shut()
+	c.hold(false)
+	if c.refused {
+		c.backOff()
+		return
+	}
+	c.afterBatch()
+}
+
+// backOff waits the connection's backoff before it goes on.
+func (c *loopConn) backOff() {
+	c.l.wakes.set(&c.timed, time.Now().Add(c.nextBackoff()))
+}
+
+// expired handles a deadline: a dial or a request timed out.
+func (c *loopConn) expired() {
+	if c.state == connecting {
+		c.shut()
+		c.dialFailed(errDialTimeout)
+		return
+	}
+	c.timedOut()
+	c.afterFailure()
+}
+
+// woken goes on after a backoff or a script's delay.
+func (c *loopConn) woken() {
+	switch {
+	case c.holding:
+		c.begin(c.t) // the delay before the ticket's requests is over
+	case c.l.sched != nil:
+		c.offer()
+	default:
+		c.nextTicket()
+	}
+}
+
+// offer makes an open-loop connection available for the next request due.
+func (c *loopConn) offer() {
+	if !c.listed {
+		c.listed = true
+		c.l.idle = append(c.l.idle, c)
+	}
+}
+
+// hold marks whether a ticket is in hand.
+func (c *loopConn) hold(h bool) {
+	if h != c.holding {
+		c.holding = h
+		if h {
+			c.l.inHand++
+		} else {
+			c.l.inHand--
+		}
+	}
+}
+
+// setActive marks whether a closed-loop connection still has work.
+func (c *loopConn) setActive(a bool) {
+	if a != c.active {
+		c.active = a
+		if a {
+			c.l.busy++
+		} else {
+			c.l.busy--
+		}
+	}
+}
+
+// shut closes the socket, if open; its epoll registration goes with it.
+func (c *loopConn) shut() {
+	if c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
+	c.state, c.hangup, c.readable = closed, false, false
+	c.carry = c.carry[:0]
+	c.l.deadlines.remove(&c.timed)
+}
+
+// errDialTimeout is a dial that outlived --timeout.
+var errDialTimeout = os.ErrDeadlineExceeded

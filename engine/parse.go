@@ -1,0 +1,415 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/valyala/fasthttp"
+)
+
+// maxHeaderSize bounds a response header; a larger one is a read error.
+const maxHeaderSize = 64 << 10
+
+// maxKeptBody bounds how much of a body is kept for checks and scripts.
+const maxKeptBody = 4 << 20
+
+// Errors of a response the parser cannot read; each is a read error.
+var (
+	errMalformed   = errors.New("malformed response")
+	errHeaderLarge = errors.New("response header over 64 KiB")
+)
+
+// bodyState is where the parser is in a response's body.
+type bodyState uint8
+
+const (
+	inHead        bodyState = iota // waiting for (the rest of) a header
+	inLength                       // remaining bytes of a Content-Length body
+	inUntilClose                   // a body that ends when the server closes
+	inChunkSize                    // hex digits of a chunk size
+	inChunkExt                     // a chunk extension, up to its line end
+	inChunkData                    // remaining bytes of a chunk
+	inChunkEnd                     // the line end after a chunk's data
+	inTrailer                      // the start of a trailer line, or the final line end
+	inTrailerLine                  // the rest of a trailer line
+)
+
+// parser reads HTTP/1.1 responses from a connection's byte stream, a read
+// at a time, whatever the reads' sizes: a response may arrive in many
+// reads, and one read may hold many (pipelined) responses. Both transports
+// feed it, so they frame and classify responses alike.
+//
+// Only a response header must be whole in one buffer, to be parsed by
+// fasthttp (or recognised by the header memo); feed says when it is not,
+// and the caller keeps the partial header and feeds it again with what
+// follows. Bodies are consumed as they arrive and kept only when a check
+// or a script needs them.
+type parser struct {
+	state bodyState
+	// remaining is what is left of a Content-Length body or a chunk.
+	remaining int64
+	// chunkDigits counts a chunk size's hex digits, to bound it.
+	chunkDigits int
+	// status and closeConn describe the response being read.
+	status    int
+	closeConn bool
+	// interim is set while the header just read was an interim (1xx)
+	// response's: the final response follows.
+	interim bool
+	// head is true when the request is HEAD: its responses have no body.
+	head bool
+	// keepBody keeps up to maxKeptBody of each body in body.
+	keepBody bool
+	body     []byte
+	// headers, when set, receives a copy of each parsed header's fields
+	// (a script's response() wants them); the memo is then not used.
+	headers func(*fasthttp.ResponseHeader)
+	memo    headerMemo
+}
+
+// event is what feed found.
+type event uint8
+
+const (
+	needMore  event = iota // everything given was consumed, or a header is partial
+	responded              // a response ended
+)
+
+// feed consumes bytes of b and returns how many, and whether a response
+// ended there (its status and closeConn are in p). When it returns
+// needMore with n < len(b), b[n:] is the start of a header: feed it again
+// with more bytes after it. A body delimited by the connection's close
+// ends only at closed.
+func (p *parser) feed(b []byte, hp *headerParsers) (n int, ev event, err error) {
+	for n < len(b) {
+		if p.state == inHead {
+			m, ok, err := p.readHead(b[n:], hp)
+			n += m
+			switch {
+			case err != nil || !ok:
+				return n, needMore, err
+			case p.interim:
+				continue // the real response follows
+			case p.state == inHead: // no body
+				return n, responded, nil
+			}
+			continue
+		}
+		m, done, err := p.readBody(b[n:])
+		n += m
+		if err != nil {
+			return n, needMore, err
+		}
+		if done {
+			return n, responded, nil
+		}
+	}
+	return n, needMore, nil
+}
+
+// closed tells the parser that the server closed the connection; it
+// reports whether that ended a close-delimited body.
+func (p *parser) closed() bool {
+	if p.state != inUntilClose {
+		return false
+	}
+	p.state = inHead
+	return true
+}
+
+// started reports whether a response is partly read: a failure then
+// happened mid-response.
+func (p *parser) started() bool { return p.state != inHead }
+
+// bulk reports whether the response being read has a large body ahead:
+// its bytes are better read into a large buffer.
+func (p *parser) bulk() bool {
+	switch p.state {
+	case inLength, inChunkData:
+		return p.remaining >= bulkBody
+	case inUntilClose:
+		return true
+	}
+	return false
+}
+
+// bulkBody is the rest of a body above which bulk is true.
+const bulkBody = 4 << 10
+
+// reset forgets a partly read response, for a new connection.
+func (p *parser) reset() { p.state, p.remaining = inHead, 0 }
+
+// readHead parses a response header at the start of b, skipping the empty
+// lines a server may send first. ok is false when b holds no whole header
+// yet: n then counts only the skipped empty lines.
+func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err error) {
+	for n < len(b) && (b[n] == '\r' || b[n] == '\n') {
+		n++ // RFC 9112 §2.2: empty lines before a response are ignored
+	}
+	b = b[n:]
+	p.interim = false
+	if m, ok := p.memo.match(b); ok && p.headers == nil {
+		p.begin(p.memo.status, p.memo.length, p.memo.closeConn)
+		return n + m, true, nil
+	}
+	end := headerEnd(b)
+	if end < 0 {
+		if len(b) >= maxHeaderSize {
+			return n, false, errHeaderLarge
+		}
+		return n, false, nil
+	}
+	hp := hps.get()
+	defer hps.put(hp)
+	h, err := hp.parse(b[:end])
+	if err != nil {
+		return n, false, err
+	}
+	status, length, closeConn := h.StatusCode(), h.ContentLength(), h.ConnectionClose()
+	if p.interim = status >= 100 && status < 200 && status != 101; p.interim {
+		return n + end, true, nil
+	}
+	if p.headers != nil {
+		p.headers(h)
+	} else {
+		p.memo.remember(b[:end], status, length, closeConn)
+	}
+	p.begin(status, length, closeConn)
+	return n + end, true, nil
+}
+
+// begin starts reading the body of a response whose header was read;
+// length is fasthttp's: -1 chunked, -2 until the server closes.
+func (p *parser) begin(status, length int, closeConn bool) {
+	p.status, p.closeConn = status, closeConn
+	p.body = p.body[:0]
+	switch {
+	case p.head || status < 200 || status == 204 || status == 304:
+		p.state = inHead
+	case length >= 0:
+		p.state, p.remaining = inLength, int64(length)
+		if length == 0 {
+			p.state = inHead
+		}
+	case length == -1:
+		p.state, p.remaining, p.chunkDigits = inChunkSize, 0, 0
+	default:
+		p.state, p.closeConn = inUntilClose, true
+	}
+}
+
+// headerEnd returns the length of the header at the start of b, through
+// the empty line that ends it (CRLF or a bare LF, RFC 9112 §2.2), or -1.
+func headerEnd(b []byte) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		switch {
+		case i < len(b) && b[i] == '\n':
+			return i + 1
+		case i+1 < len(b) && b[i] == '\r' && b[i+1] == '\n':
+			return i + 2
+		case i >= len(b) || i+1 >= len(b) && b[i] == '\r':
+			return -1
+		}
+	}
+}
+
+// readBody consumes body bytes from b; done is true when the body ended.
+func (p *parser) readBody(b []byte) (n int, done bool, err error) {
+	for n < len(b) {
+		switch p.state {
+		case inLength, inChunkData:
+			k := int(min(p.remaining, int64(len(b)-n)))
+			p.keep(b[n : n+k])
+			n += k
+			if p.remaining -= int64(k); p.remaining > 0 {
+				return n, false, nil
+			}
+			if p.state == inLength {
+				p.state = inHead
+				return n, true, nil
+			}
+			p.state = inChunkEnd
+		case inUntilClose:
+			p.keep(b[n:])
+			return len(b), false, nil
+		default:
+			ended, err := p.chunkByte(b[n])
+			n++
+			if err != nil || ended {
+				return n, ended, err
+			}
+		}
+	}
+	return n, false, nil
+}
+
+// chunkByte consumes one byte of a chunked body's framing: sizes,
+// extensions, line ends and trailer fields, of any length.
+func (p *parser) chunkByte(ch byte) (ended bool, err error) {
+	switch p.state {
+	case inChunkSize:
+		if d, ok := hexDigit(ch); ok {
+			if p.chunkDigits++; p.chunkDigits > 15 {
+				return false, errMalformed
+			}
+			p.remaining = p.remaining<<4 | int64(d)
+			return false, nil
+		}
+		if p.chunkDigits == 0 {
+			return false, errMalformed
+		}
+		switch ch {
+		case ';', ' ', '\t', '\r':
+			p.state = inChunkExt
+		case '\n':
+			p.endChunkSize()
+		default:
+			return false, errMalformed
+		}
+	case inChunkExt:
+		if ch == '\n' {
+			p.endChunkSize()
+		}
+	case inChunkEnd:
+		switch ch {
+		case '\r':
+		case '\n':
+			p.state, p.remaining, p.chunkDigits = inChunkSize, 0, 0
+		default:
+			return false, errMalformed
+		}
+	case inTrailer:
+		switch ch {
+		case '\r':
+		case '\n':
+			p.state = inHead
+			return true, nil
+		default:
+			p.state = inTrailerLine
+		}
+	case inTrailerLine:
+		if ch == '\n' {
+			p.state = inTrailer
+		}
+	}
+	return false, nil
+}
+
+// endChunkSize moves past a chunk-size line: to the chunk's data, or to
+// the trailer after the last chunk.
+func (p *parser) endChunkSize() {
+	p.state = inChunkData
+	if p.remaining == 0 {
+		p.state = inTrailer
+	}
+}
+
+func hexDigit(ch byte) (byte, bool) {
+	switch {
+	case ch >= '0' && ch <= '9':
+		return ch - '0', true
+	case ch >= 'a' && ch <= 'f':
+		return ch - 'a' + 10, true
+	case ch >= 'A' && ch <= 'F':
+		return ch - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// keep adds body bytes to p.body when checks or a script need them.
+func (p *parser) keep(b []byte) {
+	if p.keepBody && len(p.body) < maxKeptBody {
+		p.body = append(p.body, b[:min(len(b), maxKeptBody-len(p.body))]...)
+	}
+}
+
+// headerParser parses whole response headers with fasthttp. fasthttp reads
+// headers from a bufio.Reader only, so the header's bytes are handed to it
+// through one, which must hold the whole header.
+type headerParser struct {
+	h    fasthttp.ResponseHeader
+	src  bytes.Reader
+	br   *bufio.Reader
+	crlf []byte // a bare-LF header rewritten with CRLF line ends
+}
+
+// headerParserSize is a header parser's first buffer; a larger header
+// gets a larger one.
+const headerParserSize = 4 << 10
+
+func newHeaderParser() *headerParser {
+	hp := &headerParser{br: bufio.NewReaderSize(nil, headerParserSize)}
+	hp.h.DisableNormalizing()
+	return hp
+}
+
+// parse parses one whole header, its empty line included. fasthttp wants
+// CRLF line ends; a header with bare LF ones (which RFC 9112 lets a client
+// accept) is rewritten first.
+func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
+	if bareLF(head) {
+		hp.crlf = withCRLF(hp.crlf[:0], head)
+		head = hp.crlf
+	}
+	hp.src.Reset(head)
+	if hp.br.Size() < len(head) {
+		hp.br = bufio.NewReaderSize(&hp.src, len(head))
+	}
+	hp.br.Reset(&hp.src)
+	if err := hp.h.Read(hp.br); err != nil || hp.br.Buffered() != 0 {
+		return nil, errMalformed
+	}
+	return &hp.h, nil
+}
+
+// headerParsers lends header parsers: an event loop owns one, used by all
+// its connections; connection goroutines share a pool, so that a
+// connection holds a parser only while it parses, not while it waits.
+type headerParsers struct{ own *headerParser }
+
+var parserPool = sync.Pool{New: func() any { parsersMade.Add(1); return newHeaderParser() }}
+
+// parsersMade counts the pooled header parsers made, for tests.
+var parsersMade atomic.Int64
+
+func (hps *headerParsers) get() *headerParser {
+	if hps.own != nil {
+		return hps.own
+	}
+	return parserPool.Get().(*headerParser)
+}
+
+func (hps *headerParsers) put(hp *headerParser) {
+	if hps.own == nil {
+		parserPool.Put(hp)
+	}
+}
+
+// bareLF reports whether a line of head ends in LF without CR.
+func bareLF(head []byte) bool {
+	for i, ch := range head {
+		if ch == '\n' && (i == 0 || head[i-1] != '\r') {
+			return true
+		}
+	}
+	return false
+}
+
+// withCRLF appends head to dst with every line ending in CRLF.
+func withCRLF(dst, head []byte) []byte {
+	for i, ch := range head {
+		if ch == '\n' && (i == 0 || head[i-1] != '\r') {
+			dst = append(dst, '\r')
+		}
+		dst = append(dst, ch)
+	}
+	return dst
+}

@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"errors"
+	"io"
+	"net"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// streamConn is a connection of the goroutine transport: a goroutine per
+// connection, reading and writing through a net.Conn (for TLS, an injected
+// Config.Dial, or where there is no event loop). What it reads goes to the
+// shared conn, which counts it.
+type streamConn struct {
+	conn
+	tr   *streams
+	own  outbox
+	nc   net.Conn // nil while disconnected
+	wire *wire    // nc's byte stream
+	// buf is the read buffer; buf[:carry] holds a partial response header
+	// carried over to the next read.
+	buf   []byte
+	carry int
+	// idleSince is when the connection last finished a batch: a
+	// connection that sat idle is looked at before it is written on.
+	idleSince time.Time
+	// deadline is the connection's current deadline. It is moved only when
+	// a request could outlive it, to deadlineSlack past that request's
+	// timeout: a timeout is then detected up to deadlineSlack late, and the
+	// runtime's timer is touched about once per slack, not per request.
+	deadline time.Time
+	timer    *time.Timer // paces open-loop sends; nil until first needed
+}
+
+// idlePeek is how long a connection must have sat idle before it is
+// looked at for a close the server made meanwhile: closed-loop
+// connections are written on again at once and never pay for the look.
+const idlePeek = time.Millisecond
+
+func newStreamConn(r *run, w *worker, tr *streams) *streamConn {
+	s := &streamConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
+	s.init(r, w, &s.own)
+	return s
+}
+
+// loop sends requests until the run stops or runs out of requests.
+func (s *streamConn) loop() {
+	defer s.finish()
+	for {
+		t, ok := s.run.next(s.worker)
+		if !ok || !s.waitUntil(t.due) {
+			return
+		}
+		d, ok := s.scriptDelay(t)
+		if !ok || d > 0 && !s.waitUntil(time.Now().Add(d)) {
+			continue
+		}
+		if s.take(t) {
+			s.exchange()
+		}
+	}
+}
+
+// exchange sends the requests in hand, on a new connection if need be,
+// and reads their responses.
+func (s *streamConn) exchange() {
+	for retried := false; ; retried = true {
+		start := time.Now()
+		if s.nc == nil {
+			if !s.dial() {
+				return
+			}
+			if !s.run.cfg.NoKeepAlive {
+				start = time.Now() // keep-alive latency excludes the dial
+			}
+		} else if start.Sub(s.idleSince) > idlePeek && s.closedWhileIdle() {
+			s.shut()
+			continue
+		}
+		s.moveDeadline(start)
+		if s.run.stopped() { // checked after the deadline moved: see run.halt
+			return
+		}
+		if err := s.send(); err != nil {
+			untouched := s.wire.written == 0
+			s.takeWire()
+			if !retried && s.served > 0 && untouched && closedBeforeWrite(err) {
+				s.worker.addReconnect(s.t.phase) // closed before the request reached it
+				s.shut()
+				continue
+			}
+			s.refused = s.served == 0 && closedBeforeWrite(err)
+			s.shut()
+			if !s.run.stopped() {
+				s.record(writeFailure(err), s.k)
+				s.backOffIfRefused()
+			}
+			return
+		}
+		s.takeWire()
+		s.wrote(start)
+		s.await()
+		return
+	}
+}
+
+// send writes the requests in hand.
+func (s *streamConn) send() error {
+	for range s.reps {
+		if err := s.wire.send(s.req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dial opens a connection for the requests in hand; on failure it counts
+// them as connect errors and waits its backoff.
+func (s *streamConn) dial() bool {
+	f := s.open()
+	if !f.failed() {
+		return true
+	}
+	if !s.run.stopped() { // a dial cut short by the end of the run is abandoned
+		s.record(f, s.k)
+		s.sleep(s.nextBackoff())
+	}
+	return false
+}
+
+// await reads until every request in flight has ended. A large body
+// is read through a pooled scratch buffer rather than the connection's
+// small one.
+func (s *streamConn) await() {
+	for {
+		s.awaitResponse()
+		var sp *[]byte
+		b := s.buf[s.carry:]
+		if s.carry == 0 && s.p.bulk() {
+			sp = scratchPool.Get().(*[]byte)
+			b = *sp
+		}
+		n, err := s.wire.Read(b)
+		s.takeWire()
+		done := n > 0 && s.consume(b[:n], sp != nil)
+		if sp != nil {
+			scratchPool.Put(sp)
+		}
+		if done {
+			return
+		}
+		if err != nil {
+			s.readFailed(err)
+			return
+		}
+	}
+}
+
+// consume hands n bytes just read to the conn, keeping a partial header
+// for the next read; it reports whether the batch is over.
+func (s *streamConn) consume(b []byte, scratch bool) bool {
+	data := b
+	if !scratch {
+		data = s.buf[:s.carry+len(b)]
+	}
+	m, nx := s.received(data, time.Now(), &streamParsers)
+	rest := data[m:]
+	if len(rest) > len(s.buf) {
+		s.buf = make([]byte, min(2*len(rest), 2*maxHeaderSize))
+	}
+	s.carry = copy(s.buf, rest)
+	switch nx {
+	case ready:
+		s.idleSince = time.Now()
+		return true
+	case reopen:
+		s.shut()
+		s.carry = 0
+		return true
+	}
+	if s.carry == len(s.buf) { // a header larger than the buffer
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	}
+	return false
+}
+
+// readFailed counts a read that failed with requests in flight.
+func (s *streamConn) readFailed(err error) {
+	defer s.shut()
+	if s.run.stopped() {
+		return // abandoned at the end of the run, not counted (as wrk)
+	}
+	now := time.Now()
+	switch {
+	case isTimeout(err):
+		s.timedOut()
+	case errors.Is(err, io.EOF):
+		s.closedByServer(false, now)
+	case errors.Is(err, syscall.ECONNRESET):
+		s.closedByServer(true, now)
+	default:
+		s.fail(readFailure(err, s.p.started()))
+	}
+	s.backOffIfRefused()
+}
+
+// backOffIfRefused waits the backoff after a connection that failed
+// before any byte of a response: a server that resets every connection as
+// it accepts it is not redialed in a hot loop.
+func (s *streamConn) backOffIfRefused() {
+	if s.refused {
+		s.sleep(s.nextBackoff())
+	}
+}
+
+// streamParsers lends the goroutine transport's header parsers.
+var streamParsers headerParsers
+
+// scratchPool holds the buffers large bodies are read into, so that a
+// large body costs few system calls and no memory per connection.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// awaitResponse prepares to read a response. When none of it is buffered
+// yet, it first yields: the other connections write their requests or
+// read their responses meanwhile, and by the time this one reads, its
+// response has usually arrived. Reading at once would mostly find nothing
+// (a read that returns EAGAIN, then a wait in the netpoller and a second
+// read): the yield saves a system call per response for a goroutine
+// switch. Readiness is still learnt only by reading, so a close or reset
+// is seen as before.
+func (s *streamConn) awaitResponse() {
+	if s.carry == 0 {
+		runtime.Gosched()
+		// The direct read skips the deadline, which is also how a stopped
+		// run halts its connections: once stopped, a response must fail
+		// (abandoned, not counted), not be read.
+		s.wire.direct = !s.run.stopped()
+	}
+}
+
+// closedWhileIdle looks, without waiting, at a connection that sat idle:
+// a close or reset the server made meanwhile is a reconnect; bytes nobody
+// asked for are an error. It reports whether the connection must go.
+func (s *streamConn) closedWhileIdle() bool {
+	switch s.wire.peek() {
+	case peekClosed:
+		s.worker.addReconnect(s.t.phase)
+		return true
+	case peekData:
+		s.unsolicited()
+		return true
+	}
+	return false
+}
+
+// moveDeadline makes sure the connection's deadline lies past the
+// timeout of a request sent at start.
+func (s *streamConn) moveDeadline(start time.Time) {
+	if due := start.Add(s.run.cfg.Timeout); s.deadline.Before(due) {
+		s.deadline = due.Add(s.run.deadlineSlack)
+		s.nc.SetDeadline(s.deadline) //nolint:errcheck // a closed conn fails the write that follows
+	}
+}
+
+// takeWire moves the wire's byte counts to the conn.
+func (s *streamConn) takeWire() {
+	s.bytesIn += s.wire.read
+	s.bytesOut += s.wire.written
+	s.wire.read, s.wire.written = 0, 0
+}
+
+// open dials a fresh connection and registers it with the run.
+func (s *streamConn) open() failure {
+	t := time.Now()
+	nc, err := s.run.dialer.open(s.run.ctx)
+	if err != nil {
+		return connectFailure(err)
+	}
+	if !s.tr.register(nc) {
+		nc.Close()
+		return fail(stats.Connect, "stopped")
+	}
+	s.worker.addConnect(s.t.phase, time.Since(t))
+	s.attach(nc)
+	return failure{}
+}
+
+// attach makes nc the connection's socket.
+func (s *streamConn) attach(nc net.Conn) {
+	s.nc, s.deadline, s.carry, s.idleSince = nc, time.Time{}, 0, time.Now()
+	s.wire.attach(nc)
+	s.attached()
+}
+
+// shut closes the connection, if open.
+func (s *streamConn) shut() {
+	if s.nc != nil {
+		s.tr.unregister(s.nc)
+		s.nc.Close()
+		s.nc = nil
+		s.wire.attach(nil)
+	}
+}
+
+// sleep waits d, unless the run stops first.
+func (s *streamConn) sleep(d time.Duration) {
+	s.waitUntil(time.Now().Add(d))
+}
+
+// finish hands the last outcomes to the worker and closes the connection.
+func (s *streamConn) finish() {
+	s.shut()
+	s.takeBytes()
+	s.own.flush(s.worker)
+}
+
+// waitUntil sleeps until t (an open-loop request's intended send time, a
+// backoff, a script's delay; zero: no wait); it reports false if the run
+// stopped first.
+func (s *streamConn) waitUntil(t time.Time) bool {
+	d := time.Until(t)
+	if t.IsZero() || d <= 0 {
+		return !s.run.stopped()
+	}
+	if s.timer == nil {
+		s.timer = time.NewTimer(d)
+	} else {
+		s.timer.Reset(d)
+	}
+	select {
+	case <-s.timer.C:
+		return true
+	case <-s.run.ctx.Done():
+		return false
+	}
+}

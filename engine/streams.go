@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// streams is the goroutine transport: a goroutine per connection, each
+// blocking in its own reads and writes through Go's net package. It serves
+// TLS, an injected Config.Dial and systems without the event loop.
+type streams struct {
+	run   *run
+	conns []*streamConn
+
+	mu   sync.Mutex            // guards live
+	live map[net.Conn]struct{} // connections to wake when the run stops
+}
+
+func newStreams(r *run, workers []*worker) *streams {
+	t := &streams{run: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
+	t.conns = make([]*streamConn, r.cfg.Connections)
+	for i := range t.conns {
+		t.conns[i] = newStreamConn(r, workers[i%len(workers)], t)
+	}
+	return t
+}
+
+// open dials every connection before the clock starts, dialers at a
+// time. A dial that fails here is retried, and counted, once the run has
+// started. So that a target that drops connections costs one dial
+// timeout rather than one per wave of dialers, a dialer whose dial fails
+// before any connection opened stops, and all stop one dial timeout after
+// the first failure.
+func (t *streams) open() error {
+	r := t.run
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var opened, next atomic.Int64
+	var firstErr error
+	var cutoff *time.Timer
+	var once sync.Once
+	for range min(len(t.conns), dialers) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(t.conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
+				err := t.conns[i].openFirst(ctx)
+				if err == nil {
+					opened.Add(1)
+					continue
+				}
+				once.Do(func() {
+					firstErr = err
+					cutoff = time.AfterFunc(r.cfg.Timeout, cancel)
+				})
+				if opened.Load() == 0 {
+					return // unreachable so far: this dialer stops
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if cutoff != nil {
+		cutoff.Stop()
+	}
+	if opened.Load() == 0 {
+		if r.ctx.Err() != nil {
+			return r.ctx.Err()
+		}
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, r.dialer.address, firstErr)
+	}
+	return nil
+}
+
+// dialers is how many connections open dials at once. A goroutine per
+// connection would cost thousands of goroutine stacks, each grown by the
+// dial, for no gain: dials on a LAN or loopback take well under a
+// millisecond, so 10,000 connections still open in a fraction of a second.
+const dialers = 256
+
+// errStopped is why a connection opened as the run stopped was dropped.
+var errStopped = errors.New("the run stopped")
+
+// openFirst dials s's first connection, before the clock starts.
+func (s *streamConn) openFirst(ctx context.Context) error {
+	t := time.Now()
+	nc, err := s.run.dialer.open(ctx)
+	if err != nil {
+		return err
+	}
+	if s.run.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
+		nc.Close()
+		return nil
+	}
+	if !s.tr.register(nc) {
+		nc.Close()
+		return errStopped
+	}
+	s.worker.addConnect(measuredPhase, time.Since(t))
+	s.attach(nc)
+	return nil
+}
+
+// start lets every connection go at once: their goroutines are started
+// first and wait at a gate, as 10,000 of them started one after another
+// once the clock ran took the first half second of the run to get going.
+// The returned channel is closed when every connection's loop returned.
+func (t *streams) start() <-chan struct{} {
+	gate, finished := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	for _, c := range t.conns {
+		wg.Go(func() {
+			<-gate
+			c.loop()
+		})
+	}
+	go func() { wg.Wait(); close(finished) }()
+	close(gate)
+	return finished
+}
+
+// halt wakes every blocked read and write with a deadline in the past.
+func (t *streams) halt() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for nc := range t.live {
+		nc.SetDeadline(time.Unix(1, 0)) //nolint:errcheck // best effort wake-up
+	}
+}
+
+// register records an open connection; it refuses once the run has stopped.
+func (t *streams) register(nc net.Conn) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.run.halted.Load() {
+		return false
+	}
+	t.live[nc] = struct{}{}
+	return true
+}
+
+func (t *streams) unregister(nc net.Conn) {
+	t.mu.Lock()
+	delete(t.live, nc)
+	t.mu.Unlock()
+}

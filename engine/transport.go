@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Transports, as Config.Engine names them.
+const (
+	EngineAuto      = "auto"      // the event loop where it can run, else goroutines
+	EngineLoop      = "loop"      // the event loop (Linux; plain TCP and Unix sockets)
+	EngineGoroutine = "goroutine" // a goroutine per connection
+)
+
+// transport carries out a run's connections: the event loop or the
+// goroutine transport, behind one contract. Both take their tickets from
+// the run, hand bytes to conn, which counts every outcome, and stop when
+// the run halts.
+type transport interface {
+	// open opens the connections before the clock starts; it fails when
+	// not one could be opened.
+	open() error
+	// start lets the connections go; the channel is closed when every
+	// one has finished.
+	start() <-chan struct{}
+	// halt wakes every connection so that it sees the run stopped.
+	halt()
+}
+
+// engineName is the transport that runs cfg: the one asked for, or for
+// auto the event loop where it can serve the run.
+func (c *Config) engineName() string {
+	if c.Engine == EngineLoop || c.Engine == EngineGoroutine {
+		return c.Engine
+	}
+	if loopSupported && c.loopCan() == nil {
+		return EngineLoop
+	}
+	return EngineGoroutine
+}
+
+// loopCan reports why the event loop cannot serve cfg, or nil.
+func (c *Config) loopCan() error {
+	switch {
+	case !loopSupported:
+		return fmt.Errorf("engine: the event loop runs on Linux only, not %s", runtime.GOOS)
+	case c.URL != nil && c.URL.Scheme == "https":
+		return fmt.Errorf("engine: the event loop does not speak TLS; use --engine goroutine (or auto) for https")
+	case c.Dial != nil:
+		return fmt.Errorf("engine: a custom dialer needs the goroutine transport")
+	}
+	return nil
+}
+
+// newTransport makes the transport cfg asks for.
+func (r *run) newTransport(workers []*worker) transport {
+	if r.cfg.engineName() == EngineLoop {
+		return newLoops(r, workers)
+	}
+	return newStreams(r, workers)
+}
