@@ -161,8 +161,8 @@ func (out *Result) combineHistograms(rs []Result) error {
 	if err != nil {
 		return err
 	}
-	out.Latency = Summarize(lat)
-	out.Latency.Min, out.Latency.Max = exactBounds(rs)
+	lo, hi := exactBounds(rs)
+	out.Latency = summarizeWithin(lat, lo, hi)
 	if out.LatencyHistogram, err = EncodeHistogram(lat); err != nil {
 		return err
 	}
