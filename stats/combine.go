@@ -175,8 +175,7 @@ func (out *Result) combineHistograms(rs []Result) error {
 	if err != nil {
 		return err
 	}
-	u := Summarize(unc)
-	out.LatencyUncorrected = &u
+	out.LatencyUncorrected = Summarize(unc)
 	out.LatencyUncorrectedHistogram, err = EncodeHistogram(unc)
 	return err
 }
@@ -202,11 +201,11 @@ func mergeEncoded(rs []Result, field func(Result) string) (*hdrhistogram.Histogr
 }
 
 // exactBounds returns the smallest min and largest max of the results
-// that have responses: exact, where the histogram's are rounded.
+// that have a latency: exact, where the histogram's are rounded.
 func exactBounds(rs []Result) (lo, hi float64) {
 	lo = math.Inf(1)
 	for _, r := range rs {
-		if r.Requests > 0 {
+		if r.Latency != nil {
 			lo, hi = min(lo, r.Latency.Min), max(hi, r.Latency.Max)
 		}
 	}

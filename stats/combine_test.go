@@ -44,10 +44,10 @@ func TestCombineEqualsOneRunOfEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := whole.Latency
+	w := *whole.Latency
 	w.WithinStdevPct = got.Latency.WithinStdevPct // not part of the claim
-	if got.Latency != w {
-		t.Errorf("combined latency\n%+v\nwant, as one run of everything,\n%+v", got.Latency, w)
+	if *got.Latency != w {
+		t.Errorf("combined latency\n%+v\nwant, as one run of everything,\n%+v", *got.Latency, w)
 	}
 	if got.Requests != 1310 || got.Status["200"] != 1310 || got.DurationS != 4 || got.RequestsPerS != 1310.0/4 {
 		t.Errorf("requests %d, status %v, duration %v, rate %v", got.Requests, got.Status, got.DurationS, got.RequestsPerS)

@@ -16,7 +16,12 @@ type comparedFigure struct {
 }
 
 func latencyFigure(name string, pick func(Latency) float64) comparedFigure {
-	return comparedFigure{name, func(r Result) (float64, bool) { return pick(r.Latency), r.Requests > 0 }, formatTimeUs}
+	return comparedFigure{name, func(r Result) (float64, bool) {
+		if r.Latency == nil {
+			return 0, false
+		}
+		return pick(*r.Latency), true
+	}, formatTimeUs}
 }
 
 // serverFigure reads a figure of the first watched server; pick reports

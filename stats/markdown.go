@@ -33,17 +33,18 @@ func WriteMarkdown(w io.Writer, r Result) error {
 
 // metricRows are the rows of the Metric | Result | How table.
 func metricRows(r Result) [][]string {
-	c, l := r.Config, r.Latency
+	c := r.Config
+	l, lat := latencyFormatter(r.Latency)
 	rows := [][]string{
 		{"Throughput", fmt.Sprintf("%s req/s (%s requests in %s)", groupFloat(r.RequestsPerS, 2),
 			groupInt(r.Requests), formatTimeUs(r.DurationS*1e6)), loadShape(c)},
 		{"Transfer", FormatBytes(bytesPerSecond(r)) + "/s", fmt.Sprintf("%s read, %s written on the wire, headers and bodies",
 			FormatBytes(float64(r.BytesRead)), FormatBytes(float64(r.BytesWritten)))},
-		{"Latency p50", formatTimeUs(l.P50), latencyHow(c)},
-		{"Latency p90", formatTimeUs(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
-		{"Latency p99", formatTimeUs(l.P99), "percentile over every response"},
-		{"Latency max", formatTimeUs(l.Max), "slowest response"},
-		{"Errors", errorSummary(r.Errors), "failed requests by class: connect, read, write, timeout, status, validation"},
+		{"Latency p50", lat(l.P50), latencyHow(c)},
+		{"Latency p90", lat(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
+		{"Latency p99", lat(l.P99), "percentile over every response"},
+		{"Latency max", lat(l.Max), "slowest response"},
+		{"Errors", r.Errors.String(), "failed requests by class: connect, read, write, timeout, status, validation"},
 		{"Non-2xx or 3xx", groupInt(r.Errors.Status), "responses with HTTP status ≥ 400, as wrk counts them"},
 	}
 	if len(r.Status) > 0 {
@@ -118,21 +119,6 @@ func statusSummary(status map[string]int64) string {
 	return strings.Join(items, ", ")
 }
 
-// errorSummary lists the classes that failed, "read 3, timeout 1", or
-// "none".
-func errorSummary(e Errors) string {
-	var items []string
-	for c := range NumErrorClasses {
-		if n := e.ByClass(c); n > 0 {
-			items = append(items, fmt.Sprintf("%s %s", c, groupInt(n)))
-		}
-	}
-	if len(items) == 0 {
-		return "none"
-	}
-	return strings.Join(items, ", ")
-}
-
 // serverRows describe one watched server process.
 func serverRows(s ServerUsage) [][]string {
 	pid := fmt.Sprintf(" (pid %d)", s.PID)
@@ -167,14 +153,15 @@ func writeNotes(ew *Printer, r Result) {
 	}
 }
 
-func distributionRows(l Latency) [][]string {
+func distributionRows(latency *Latency) [][]string {
+	l, lat := latencyFormatter(latency)
 	rows := make([][]string, 0, 8)
 	for _, p := range []struct {
 		name string
 		us   float64
 	}{{"50%", l.P50}, {"75%", l.P75}, {"90%", l.P90}, {"95%", l.P95}, {"99%", l.P99},
 		{"99.9%", l.P999}, {"99.99%", l.P9999}, {"max", l.Max}} {
-		rows = append(rows, []string{p.name, formatTimeUs(p.us)})
+		rows = append(rows, []string{p.name, lat(p.us)})
 	}
 	return rows
 }

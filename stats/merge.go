@@ -89,14 +89,14 @@ func (r *Recorder) openLoop(res *Result) {
 	if r.uncorrected == nil || r.requests == 0 {
 		return
 	}
-	u := Summarize(r.uncorrected)
-	res.LatencyUncorrected = &u
+	res.LatencyUncorrected = Summarize(r.uncorrected)
 	var err error
 	if res.LatencyUncorrectedHistogram, err = EncodeHistogram(r.uncorrected); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	lag := Summarize(r.lag)
-	res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	if lag := Summarize(r.lag); lag != nil {
+		res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	}
 	res.AttackS = (r.lastSend - r.firstSend).Seconds()
 	res.WaitS = (r.lastDone - r.lastSend).Seconds()
 	if res.AttackS > 0 {

@@ -3,8 +3,9 @@ package stats
 import hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 // Summarize computes the latency summary of a nanosecond histogram, in
-// microseconds. Min and max are the histogram's (equivalent-value) bounds.
-func Summarize(h *hdrhistogram.Histogram) Latency {
+// microseconds, or nil when it is empty. Min and max are the histogram's
+// (equivalent-value) bounds.
+func Summarize(h *hdrhistogram.Histogram) *Latency {
 	return summarizeWithin(h, float64(h.Min())/1e3, float64(h.Max())/1e3)
 }
 
@@ -15,15 +16,15 @@ func Summarize(h *hdrhistogram.Histogram) Latency {
 // beyond what was recorded (a p99 of 164.095us for a max of 164.063us):
 // every figure is clamped into [lo, hi], so that none contradicts another.
 // This is the one place where summaries are made, so every output agrees.
-func summarizeWithin(h *hdrhistogram.Histogram, lo, hi float64) Latency {
+func summarizeWithin(h *hdrhistogram.Histogram, lo, hi float64) *Latency {
 	if h.TotalCount() == 0 {
-		return Latency{}
+		return nil
 	}
 	at := func(percentile float64) float64 {
 		return min(max(float64(h.ValueAtPercentile(percentile))/1e3, lo), hi)
 	}
 	mean, stdev := h.Mean(), h.StdDev()
-	return Latency{
+	return &Latency{
 		Min:            lo,
 		Mean:           min(max(mean/1e3, lo), hi),
 		Stdev:          stdev / 1e3,
@@ -37,6 +38,20 @@ func summarizeWithin(h *hdrhistogram.Histogram, lo, hi float64) Latency {
 		P9999:          at(99.99),
 		WithinStdevPct: withinStdev(h, mean, stdev),
 	}
+}
+
+// absent stands for a figure that was not measured, such as the latency of
+// a run in which no request was answered: shown as "-", never as a zero.
+const absent = "-"
+
+// latencyFormatter returns l's figures and a formatter for them, which
+// prints each as formatTimeUs does, or as absent when l is nil (the
+// figures are then zeros that must not be shown).
+func latencyFormatter(l *Latency) (Latency, func(us float64) string) {
+	if l == nil {
+		return Latency{}, func(float64) string { return absent }
+	}
+	return *l, formatTimeUs
 }
 
 // withinStdev returns the percentage of recorded values within one standard

@@ -71,8 +71,12 @@ func testDuration(s float64) string {
 
 func writeThreadStats(ew *Printer, r Result) {
 	ew.Printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
-	l, t := r.Latency, r.ThreadRate
-	writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+	if l := r.Latency; l != nil {
+		writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+	} else {
+		ew.Printf("    %-10s%8s%10s%9s%9s\n", "Latency", absent, absent, absent, absent)
+	}
+	t := r.ThreadRate
 	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
 }
 
@@ -83,13 +87,18 @@ func writeStatsRow(ew *Printer, name string, mean, stdev, maxv, within float64, 
 }
 
 // writeLatencyDistribution is wrk's print_stats_latency.
-func writeLatencyDistribution(ew *Printer, l Latency) {
+func writeLatencyDistribution(ew *Printer, l *Latency) {
 	ew.Printf("  Latency Distribution\n")
+	v, _ := latencyFormatter(l)
 	for _, p := range []struct {
 		pct float64
 		us  float64
-	}{{50, l.P50}, {75, l.P75}, {90, l.P90}, {99, l.P99}} {
-		ew.Printf("%7.0f%%%s\n", p.pct, printUnits(p.us, formatTimeUs, 10))
+	}{{50, v.P50}, {75, v.P75}, {90, v.P90}, {99, v.P99}} {
+		cell := fmt.Sprintf("%10s", absent)
+		if l != nil {
+			cell = printUnits(p.us, formatTimeUs, 10)
+		}
+		ew.Printf("%7.0f%%%s\n", p.pct, cell)
 	}
 }
 

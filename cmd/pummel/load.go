@@ -115,6 +115,9 @@ func (l *loader) load(c *cli.Context) error {
 	if res.Interrupted {
 		return exitError{code: exitInterrupted}
 	}
+	if res.Requests == 0 { // the figures are written, but the run measured nothing
+		return exitError{exitFailed, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors)}
+	}
 	return nil
 }
 
