@@ -43,6 +43,12 @@ func Combine(rs []Result, how Combination) (Result, error) {
 		durations = append(durations, r.DurationS)
 	}
 	out.DurationS = combineDurations(durations, how)
+	if how == Sequential { // the load ran once per result: the header says so
+		out.Config.Runs = 0
+		for _, r := range rs {
+			out.Config.Runs += max(r.Config.Runs, 1)
+		}
+	}
 	out.RequestsPerS = combineRates(rs, out, how)
 	out.ThreadRate = combineSpreads(rs)
 	if err := out.combineHistograms(rs); err != nil {

@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,5 +173,26 @@ func TestCombineKeepsASingleResultWhole(t *testing.T) {
 	got, err := Combine([]Result{r}, Sequential)
 	if err != nil || len(got.Stages) != 1 || len(got.Server) != 1 || got.TargetRate != 10 {
 		t.Errorf("combined one result: stages %v, server %v, target %v, err %v", got.Stages, got.Server, got.TargetRate, err)
+	}
+}
+
+// TestCombinedHeaderAgreesWithTotals pins that results merged one after
+// another are announced as the runs they are, so that the header and the
+// totals line tell the same length.
+func TestCombinedHeaderAgreesWithTotals(t *testing.T) {
+	one := Merge([]*Recorder{recorded(spread(100, 10, time.Microsecond)...)}, time.Second, nil)
+	one.Config = RunConfig{URL: "http://h/", Connections: 1, Threads: 1, DurationS: 1}
+	got, err := Combine([]Result{one, one}, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, got, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Running 2s test (2 runs of 1s) @ http://h/\n", "  20 requests in 2.00s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -100,6 +100,9 @@ func loadShape(c RunConfig) string {
 	if c.WarmupRequests > 0 {
 		shape += fmt.Sprintf(", after %s warm-up requests", groupInt(c.WarmupRequests))
 	}
+	if c.Runs > 1 {
+		shape += fmt.Sprintf(", in each of %d runs", c.Runs)
+	}
 	return shape
 }
 

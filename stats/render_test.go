@@ -247,6 +247,20 @@ func TestTextHeaderNamesTheLoadShape(t *testing.T) {
 		{"sub-second duration", RunConfig{URL: "http://h/", DurationS: 0.5}, "Running 500ms test @ http://h/\n"},
 		{"fractional seconds", RunConfig{URL: "http://h/", DurationS: 1.5}, "Running 1.5s test @ http://h/\n"},
 		{"request count", RunConfig{URL: "http://h/", Requests: 40000}, "Running 40000 requests test @ http://h/\n"},
+		{"request count within a duration", RunConfig{URL: "http://h/", Requests: 500, DurationS: 10},
+			"Running 500 requests test (at most 10s) @ http://h/\n"},
+		{"warm-up", RunConfig{URL: "http://h/", DurationS: 10, WarmupS: 2}, "Running 10s test (after a 2s warm-up) @ http://h/\n"},
+		{"warm-up requests", RunConfig{URL: "http://h/", Requests: 500, WarmupRequests: 100},
+			"Running 500 requests test (after 100 warm-up requests) @ http://h/\n"},
+		{"one rate", RunConfig{URL: "http://h/", DurationS: 10, Rates: []float64{1000}}, "Running 10s test (at 1000 req/s) @ http://h/\n"},
+		{"rate stages", RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{100, 500, 2000}, WarmupS: 2},
+			"Running 9s test (3 stages of 3s at 100, 500, 2000 req/s, after a 2s warm-up) @ http://h/\n"},
+		{"runs of a count", RunConfig{URL: "http://h/", Requests: 20000, Runs: 2},
+			"Running 40000 requests test (2 runs of 20000 requests) @ http://h/\n"},
+		{"runs of a count within a duration", RunConfig{URL: "http://h/", Requests: 100, DurationS: 5, Runs: 3},
+			"Running 300 requests test (3 runs of 100 requests, at most 5s each) @ http://h/\n"},
+		{"runs of stages", RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{10, 20}, WarmupS: 1, Runs: 2},
+			"Running 12s test (2 runs of 6s, 2 stages of 3s at 10, 20 req/s, after a 1s warm-up each) @ http://h/\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder

@@ -242,6 +242,10 @@ type RunConfig struct {
 	WarmupRequests int64 `json:"warmup_requests,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
+	// Runs is how many times the load ran, one after another: each on a
+	// fresh server process with --exec --runs, or saved results merged by
+	// pummel report. 0 or 1 means once.
+	Runs int `json:"runs,omitempty"`
 	// Command is the command line that produced the result, redacted.
 	Command string `json:"command,omitempty"`
 }

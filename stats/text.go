@@ -3,17 +3,18 @@ package stats
 import (
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // TextOptions chooses what WriteText prints beyond wrk's default report.
 type TextOptions struct {
 	// Latency adds wrk's "Latency Distribution" block (wrk's --latency).
 	Latency bool
+	// SkipHeader leaves out the header (WriteHeader), which was written
+	// to the same place when the load started.
+	SkipHeader bool
 }
 
 // WriteText writes r as wrk prints it, line for line, so that scripts that
@@ -23,7 +24,9 @@ type TextOptions struct {
 // (status codes, error causes, server usage, warnings) follow wrk's.
 func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	ew := NewPrinter(w)
-	writeWrkHeader(ew, r)
+	if !opts.SkipHeader {
+		writeHeader(ew, r.Config)
+	}
 	writeThreadStats(ew, r)
 	if opts.Latency {
 		writeLatencyDistribution(ew, r.Latency)
@@ -47,26 +50,6 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 		return fmt.Errorf("writing text result: %w", ew.Err())
 	}
 	return nil
-}
-
-func writeWrkHeader(ew *Printer, r Result) {
-	c := r.Config
-	if c.DurationS == 0 {
-		ew.Printf("Running %d requests test @ %s\n", c.Requests, c.URL)
-	} else {
-		ew.Printf("Running %s test @ %s\n", testDuration(c.DurationS), c.URL)
-	}
-	ew.Printf("  %d threads and %d connections\n", c.Threads, c.Connections)
-}
-
-// testDuration names the configured duration as wrk does ("10s", "10m")
-// when it is whole seconds, the only durations wrk accepts, and as Go does
-// ("500ms", "1.5s") otherwise, where wrk's format would round it away.
-func testDuration(s float64) string {
-	if s >= 1 && s == math.Trunc(s) {
-		return formatTimeS(s)
-	}
-	return time.Duration(s * float64(time.Second)).String()
 }
 
 func writeThreadStats(ew *Printer, r Result) {
