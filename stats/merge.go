@@ -42,10 +42,14 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 	all.openLoop(&res)
 	if all.dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d latencies beyond the histogram's range of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
+			droppedFormat+" of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
 	}
 	return res
 }
+
+// droppedFormat begins the warning about latencies left out of the
+// histogram, which Validate reads back.
+const droppedFormat = "%d latencies beyond the histogram's range"
 
 func (r *Recorder) merge(o *Recorder) {
 	r.dropped += o.dropped + r.latency.Merge(o.latency)

@@ -45,23 +45,53 @@ func TestReportMergesSavedResults(t *testing.T) {
 }
 
 func TestReportBadInput(t *testing.T) {
-	notJSON := filepath.Join(t.TempDir(), "notes.json")
-	os.WriteFile(notJSON, []byte("hello"), 0o600) //nolint:errcheck // checked by the run below
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	notJSON := file("notes.json", "hello")
+	h := stats.NewHistogram()
+	h.RecordValue(150_000) //nolint:errcheck // in range
+	oneLatency, err := stats.EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lat = `"latency_us": {"min": 150, "max": 150, "p50": 150}`
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name  string
+		args  []string
+		wants []string // each must appear in the one line
 	}{
-		{"no files", []string{"report"}, "report"},
-		{"missing file", []string{"report", "/nonexistent/r.json"}, "/nonexistent/r.json"},
-		{"not a result", []string{"report", notJSON}, notJSON},
-		{"compare one side", []string{"compare", notJSON}, "compare"},
+		{"no files", []string{"report"}, []string{"report"}},
+		{"missing file", []string{"report", "/nonexistent/r.json"}, []string{"/nonexistent/r.json"}},
+		{"not JSON", []string{"report", notJSON}, []string{notJSON}},
+		{"empty object", []string{"report", file("empty.json", "{}")}, []string{"empty.json", "config.url"}},
+		{"null", []string{"report", file("null.json", "null")}, []string{"null.json", "null"}},
+		{"negative count", []string{"report", file("negative.json", `{"requests": -5, "config": {"url": "http://h/"}}`)},
+			[]string{"negative.json", "requests"}},
+		{"status over requests", []string{"report", file("status.json",
+			`{"requests": 2, "status": {"200": 2, "500": 1}, `+lat+`, "config": {"url": "http://h/"}}`)},
+			[]string{"status.json", "status"}},
+		{"histogram disagrees", []string{"report", file("histogram.json",
+			`{"requests": 2, "status": {"200": 2}, `+lat+`, "latency_histogram": "`+oneLatency+`", "config": {"url": "http://h/"}}`)},
+			[]string{"histogram.json", "latency_histogram"}},
+		{"compare a bad file", []string{"compare", notJSON, file("b.json", "{}")}, []string{notJSON}},
+		{"compare one side", []string{"compare", notJSON}, []string{"compare"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := pummel(t.Context(), tt.args...)
-			if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q: want 2 and one line naming %q", code, stderr, tt.want)
+			if code != exitUsage || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want 2 and one line", code, stderr)
+			}
+			for _, want := range tt.wants {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr %q does not name %q", stderr, want)
+				}
 			}
 		})
 	}
