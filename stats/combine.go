@@ -43,6 +43,10 @@ func Combine(rs []Result, how Combination) (Result, error) {
 		durations = append(durations, r.DurationS)
 	}
 	out.DurationS = combineDurations(durations, how)
+	out.Config.MergedCommands = mergedCommands(rs)
+	if w := MixedLoads(rs); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if how == Sequential { // the load ran once per result: the header says so
 		out.Config.Runs = 0
 		for _, r := range rs {

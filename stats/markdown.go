@@ -21,7 +21,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 		ew.Printf("\n**Errors**\n\n")
 		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
 	}
-	writeCommand(ew, r.Config.Command)
+	writeCommand(ew, r.Config)
 	if env := environmentLine(r.Environment); env != "" {
 		ew.Printf("\n**Environment:** %s\n", env)
 	}
@@ -181,17 +181,23 @@ func errorRows(r Result) [][]string {
 	return rows
 }
 
-// writeCommand prints the command in a fence longer than any run of
-// backquotes inside it, so that no command can end the block early.
-func writeCommand(ew *Printer, command string) {
-	if command == "" {
+// writeCommand prints the command, or each command of the results merged,
+// in a fence longer than any run of backquotes inside them, so that no
+// command can end the block early.
+func writeCommand(ew *Printer, c RunConfig) {
+	title, commands := "Command", []string{c.Command}
+	if len(c.MergedCommands) > 0 {
+		title, commands = fmt.Sprintf("Commands (%d results merged)", len(c.MergedCommands)), c.MergedCommands
+	}
+	block := strings.Join(commands, "\n")
+	if block == "" {
 		return
 	}
 	fence := "```"
-	for strings.Contains(command, fence) {
+	for strings.Contains(block, fence) {
 		fence += "`"
 	}
-	ew.Printf("\n**Command**\n\n%ssh\n%s\n%s\n", fence, command, fence)
+	ew.Printf("\n**%s**\n\n%ssh\n%s\n%s\n", title, fence, block, fence)
 }
 
 // environmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,

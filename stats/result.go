@@ -248,6 +248,9 @@ type RunConfig struct {
 	Runs int `json:"runs,omitempty"`
 	// Command is the command line that produced the result, redacted.
 	Command string `json:"command,omitempty"`
+	// MergedCommands lists the command of every result merged into this
+	// one (pummel report), in order, when they were not all the same.
+	MergedCommands []string `json:"merged_commands,omitempty"`
 }
 
 // Environment describes where a result was measured.

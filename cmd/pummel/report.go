@@ -47,6 +47,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if w := stats.MixedLoads(rs); w != "" {
+				fmt.Fprintf(c.App.ErrWriter, "pummel: warning: %s\n", w)
+			}
 			how := stats.Sequential
 			if parallel {
 				how = stats.Parallel

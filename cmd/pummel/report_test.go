@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +108,44 @@ func TestHdrLogFlag(t *testing.T) {
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), "#[StartTime:") || strings.Count(string(b), "HISTF") < 2 {
 		t.Errorf("hdr log (%v):\n%.400s", err, b)
+	}
+}
+
+// TestReportWarnsOfMixedLoads pins that merging results of different
+// loads says so on stderr and in the result, and lists every input's
+// command, so that the merged figures are not taken for one load's.
+func TestReportWarnsOfMixedLoads(t *testing.T) {
+	url := target(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, args := range [][]string{{"-c", "2", "-n", "50", "-q", "-o", a, url}, {"-c", "3", "-n", "60", "-q", "-m", "HEAD", "-o", b, url + "bytes/10"}} {
+		if code, _, stderr := pummel(t.Context(), args...); code != 0 {
+			t.Fatalf("run: %s", stderr)
+		}
+	}
+	code, stdout, stderr := pummel(t.Context(), "report", "--format", "json", a, b)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "warning") || !strings.Contains(stderr, "url, method, connections") {
+		t.Errorf("stderr %q: want one warning naming url, method, connections", stderr)
+	}
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Config.MergedCommands; len(c) != 2 || !strings.Contains(c[0], "-c 2") || !strings.Contains(c[1], "-m HEAD") {
+		t.Errorf("merged commands %q: want both inputs' commands in order", c)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "url, method, connections") }) {
+		t.Errorf("warnings %q lack the mixed loads", res.Warnings)
+	}
+	_, text, _ := pummel(t.Context(), "report", a, b)
+	if !strings.Contains(text, "Merged from 2 results:\n  pummel -c 2 -n 50") {
+		t.Errorf("text lacks the commands:\n%s", text)
+	}
+	_, md, _ := pummel(t.Context(), "report", "--format", "markdown", a, b)
+	if !strings.Contains(md, "**Commands (2 results merged)**\n\n```sh\npummel -c 2 -n 50") {
+		t.Errorf("markdown lacks the commands:\n%s", md)
 	}
 }
