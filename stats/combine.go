@@ -43,6 +43,16 @@ func Combine(rs []Result, how Combination) (Result, error) {
 		durations = append(durations, r.DurationS)
 	}
 	out.DurationS = combineDurations(durations, how)
+	out.Config.MergedCommands = mergedCommands(rs)
+	if w := MixedLoads(rs); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
+	if how == Sequential { // the load ran once per result: the header says so
+		out.Config.Runs = 0
+		for _, r := range rs {
+			out.Config.Runs += max(r.Config.Runs, 1)
+		}
+	}
 	out.RequestsPerS = combineRates(rs, out, how)
 	out.ThreadRate = combineSpreads(rs)
 	if err := out.combineHistograms(rs); err != nil {
@@ -161,8 +171,8 @@ func (out *Result) combineHistograms(rs []Result) error {
 	if err != nil {
 		return err
 	}
-	out.Latency = Summarize(lat)
-	out.Latency.Min, out.Latency.Max = exactBounds(rs)
+	lo, hi := exactBounds(rs)
+	out.Latency = summarizeWithin(lat, lo, hi)
 	if out.LatencyHistogram, err = EncodeHistogram(lat); err != nil {
 		return err
 	}
@@ -175,8 +185,7 @@ func (out *Result) combineHistograms(rs []Result) error {
 	if err != nil {
 		return err
 	}
-	u := Summarize(unc)
-	out.LatencyUncorrected = &u
+	out.LatencyUncorrected = Summarize(unc)
 	out.LatencyUncorrectedHistogram, err = EncodeHistogram(unc)
 	return err
 }
@@ -202,11 +211,11 @@ func mergeEncoded(rs []Result, field func(Result) string) (*hdrhistogram.Histogr
 }
 
 // exactBounds returns the smallest min and largest max of the results
-// that have responses: exact, where the histogram's are rounded.
+// that have a latency: exact, where the histogram's are rounded.
 func exactBounds(rs []Result) (lo, hi float64) {
 	lo = math.Inf(1)
 	for _, r := range rs {
-		if r.Requests > 0 {
+		if r.Latency != nil {
 			lo, hi = min(lo, r.Latency.Min), max(hi, r.Latency.Max)
 		}
 	}

@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,10 +45,10 @@ func TestCombineEqualsOneRunOfEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := whole.Latency
+	w := *whole.Latency
 	w.WithinStdevPct = got.Latency.WithinStdevPct // not part of the claim
-	if got.Latency != w {
-		t.Errorf("combined latency\n%+v\nwant, as one run of everything,\n%+v", got.Latency, w)
+	if *got.Latency != w {
+		t.Errorf("combined latency\n%+v\nwant, as one run of everything,\n%+v", *got.Latency, w)
 	}
 	if got.Requests != 1310 || got.Status["200"] != 1310 || got.DurationS != 4 || got.RequestsPerS != 1310.0/4 {
 		t.Errorf("requests %d, status %v, duration %v, rate %v", got.Requests, got.Status, got.DurationS, got.RequestsPerS)
@@ -172,5 +173,57 @@ func TestCombineKeepsASingleResultWhole(t *testing.T) {
 	got, err := Combine([]Result{r}, Sequential)
 	if err != nil || len(got.Stages) != 1 || len(got.Server) != 1 || got.TargetRate != 10 {
 		t.Errorf("combined one result: stages %v, server %v, target %v, err %v", got.Stages, got.Server, got.TargetRate, err)
+	}
+}
+
+// TestCombinedHeaderAgreesWithTotals pins that results merged one after
+// another are announced as the runs they are, so that the header and the
+// totals line tell the same length.
+func TestCombinedHeaderAgreesWithTotals(t *testing.T) {
+	one := Merge([]*Recorder{recorded(spread(100, 10, time.Microsecond)...)}, time.Second, nil)
+	one.Config = RunConfig{URL: "http://h/", Connections: 1, Threads: 1, DurationS: 1}
+	got, err := Combine([]Result{one, one}, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, got, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Running 2s test (2 runs of 1s) @ http://h/\n", "  20 requests in 2.00s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestMixedLoads(t *testing.T) {
+	base := RunConfig{URL: "http://h/", Method: "GET", Connections: 4, Threads: 2, DurationS: 10, KeepAlive: true, Command: "pummel -c 4 http://h/"}
+	with := func(change func(c *RunConfig)) Result {
+		c := base
+		change(&c)
+		return Result{Config: c}
+	}
+	for _, tt := range []struct {
+		name  string
+		other Result
+		want  string // "" when the loads are one
+	}{
+		{"same load", with(func(*RunConfig) {}), ""},
+		{"same load, longer, other threads", with(func(c *RunConfig) { c.DurationS, c.Threads, c.Command = 30, 1, "pummel -t1 -d30 http://h/" }), ""},
+		{"pipelining 1 is none", with(func(c *RunConfig) { c.Pipeline = 1 }), ""},
+		{"other target", with(func(c *RunConfig) { c.URL = "http://h/x" }), "(url differ)"},
+		{"other method and rate", with(func(c *RunConfig) { c.Method, c.Rates = "POST", []float64{100} }), "(method, rates differ)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := MixedLoads([]Result{{Config: base}, tt.other})
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("MixedLoads = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	merged := Result{Config: RunConfig{MergedCommands: []string{"pummel a", "pummel b"}}}
+	if got := mergedCommands([]Result{merged, {Config: RunConfig{Command: "pummel c"}}}); strings.Join(got, "; ") != "pummel a; pummel b; pummel c" {
+		t.Errorf("mergedCommands = %q, want a merged result's own list, then the next command", got)
 	}
 }

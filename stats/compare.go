@@ -10,34 +10,75 @@ import (
 // comparedFigure is one row of a comparison: how to read the figure from a
 // result and how to print it.
 type comparedFigure struct {
-	name   string
-	value  func(Result) (float64, bool) // false: the result lacks it
+	name string
+	// values reads the figure: one sample, or one per run for a server's
+	// figure of --exec --runs; false when the result lacks it.
+	values func(Result) ([]float64, bool)
 	format func(float64) string
 }
 
-func latencyFigure(name string, pick func(Latency) float64) comparedFigure {
-	return comparedFigure{name, func(r Result) (float64, bool) { return pick(r.Latency), r.Requests > 0 }, formatTimeUs}
+// resultFigure is a figure of the result as a whole.
+func resultFigure(name string, pick func(Result) float64, format func(float64) string) comparedFigure {
+	return comparedFigure{name, func(r Result) ([]float64, bool) { return []float64{pick(r)}, true }, format}
 }
 
-// serverFigure reads a figure of the first watched server; pick reports
-// false when that server lacks it.
-func serverFigure(name string, pick func(ServerUsage) (float64, bool), format func(float64) string) comparedFigure {
-	return comparedFigure{name, func(r Result) (float64, bool) {
-		if len(r.Server) == 0 {
-			return 0, false
+func latencyFigure(name string, pick func(Latency) float64) comparedFigure {
+	return comparedFigure{name, func(r Result) ([]float64, bool) {
+		if r.Latency == nil {
+			return nil, false
 		}
-		return pick(r.Server[0])
+		return []float64{pick(*r.Latency)}, true
+	}, formatTimeUs}
+}
+
+// serverFigure reads a figure of the first watched server, or of each
+// run's when the result merges --exec --runs (each run watched its own
+// server process, so the merged result has none); pick reports false when
+// a server lacks the figure.
+func serverFigure(name string, pick func(ServerUsage) (float64, bool), format func(float64) string) comparedFigure {
+	return comparedFigure{name, func(r Result) ([]float64, bool) {
+		runs := r.Runs
+		if len(r.Server) > 0 || len(runs) == 0 {
+			runs = []Result{r}
+		}
+		var vs []float64
+		for _, run := range runs {
+			if len(run.Server) == 0 {
+				return nil, false
+			}
+			v, ok := pick(run.Server[0])
+			if !ok {
+				return nil, false
+			}
+			vs = append(vs, v)
+		}
+		return vs, true
 	}, format}
 }
 
 var (
-	requestsPerSFigure = comparedFigure{"Requests/sec", func(r Result) (float64, bool) { return r.RequestsPerS, true },
-		func(v float64) string { return fmt.Sprintf("%.2f", v) }}
-	errorsFigure = comparedFigure{"Errors", func(r Result) (float64, bool) {
-		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation), true
-	}, func(v float64) string { return fmt.Sprintf("%.0f", v) }}
+	requestsPerSFigure = resultFigure("Requests/sec", func(r Result) float64 { return r.RequestsPerS },
+		func(v float64) string { return fmt.Sprintf("%.2f", v) })
+	errorsFigure = resultFigure("Errors", func(r Result) float64 {
+		return float64(r.Errors.Socket() + r.Errors.Status + r.Errors.Validation)
+	}, func(v float64) string { return fmt.Sprintf("%.0f", v) })
 	serverCPUFigure = serverFigure("Server CPU/request", func(s ServerUsage) (float64, bool) { return s.CPUUsPerRequest, true }, formatTimeUs)
 )
+
+// startupFigure is the server's startup time (--exec), under the given name.
+func startupFigure(name string) comparedFigure {
+	return serverFigure(name, func(s ServerUsage) (float64, bool) {
+		if s.StartupS == nil {
+			return 0, false
+		}
+		return *s.StartupS * 1e6, true
+	}, formatTimeUs)
+}
+
+// idleRSSFigure is the server's RSS before the load, under the given name.
+func idleRSSFigure(name string) comparedFigure {
+	return serverFigure(name, func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Idle), true }, FormatBytes)
+}
 
 // peakRSSFigure is the server's peak RSS, under the given name.
 func peakRSSFigure(name string) comparedFigure {
@@ -51,6 +92,8 @@ var comparedFigures = []comparedFigure{
 	latencyFigure("Latency p99", func(l Latency) float64 { return l.P99 }),
 	latencyFigure("Latency max", func(l Latency) float64 { return l.Max }),
 	errorsFigure,
+	startupFigure("Server startup"),
+	idleRSSFigure("Server RSS idle"),
 	peakRSSFigure("Server RSS peak"),
 	serverCPUFigure,
 }
@@ -75,16 +118,18 @@ func comparisonRows(base, next []Result) [][]string {
 	return rows
 }
 
+// sideValues gathers a figure's samples over a side's results; false when
+// one of them lacks it.
 func sideValues(rs []Result, f comparedFigure) ([]float64, bool) {
-	var vs []float64
+	var all []float64
 	for _, r := range rs {
-		v, ok := f.value(r)
+		vs, ok := f.values(r)
 		if !ok {
 			return nil, false
 		}
-		vs = append(vs, v)
+		all = append(all, vs...)
 	}
-	return vs, len(vs) > 0
+	return all, len(all) > 0
 }
 
 func sideText(vs []float64, format func(float64) string) string {

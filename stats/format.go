@@ -6,6 +6,11 @@ import "io"
 // "1.50ms", "2.25s"), for renderers outside this package.
 func FormatTime(us float64) string { return formatTimeUs(us) }
 
+// LatencyFormatter returns l's figures and a formatter for them, for
+// renderers outside this package: each figure prints as FormatTime does,
+// or as "-" when l is nil (no request was answered).
+func LatencyFormatter(l *Latency) (Latency, func(us float64) string) { return latencyFormatter(l) }
+
 // FormatCount formats a count with thousands separators ("40,000").
 func FormatCount(n int64) string { return groupInt(n) }
 

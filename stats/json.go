@@ -2,6 +2,7 @@ package stats
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -28,11 +29,18 @@ func EncodeJSON(w io.Writer, v any) error {
 
 // ReadJSON decodes one result written by WriteJSON. Fields it does not know
 // are ignored, so that a result saved by a newer pummel still reads; a
-// missing field keeps its zero value.
+// missing field keeps its zero value, and a result without a response
+// has no latency. null is refused; Result.Validate checks the rest.
 func ReadJSON(rd io.Reader) (Result, error) {
-	var r Result
+	var r *Result
 	if err := json.NewDecoder(rd).Decode(&r); err != nil {
 		return Result{}, fmt.Errorf("reading JSON result: %w", err)
 	}
-	return r, nil
+	if r == nil {
+		return Result{}, errors.New("reading JSON result: null, want an object")
+	}
+	if r.Requests == 0 {
+		r.Latency = nil // absent, where an older pummel wrote zeros
+	}
+	return *r, nil
 }

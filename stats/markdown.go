@@ -21,7 +21,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 		ew.Printf("\n**Errors**\n\n")
 		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
 	}
-	writeCommand(ew, r.Config.Command)
+	writeCommand(ew, r.Config)
 	if env := environmentLine(r.Environment); env != "" {
 		ew.Printf("\n**Environment:** %s\n", env)
 	}
@@ -33,17 +33,18 @@ func WriteMarkdown(w io.Writer, r Result) error {
 
 // metricRows are the rows of the Metric | Result | How table.
 func metricRows(r Result) [][]string {
-	c, l := r.Config, r.Latency
+	c := r.Config
+	l, lat := latencyFormatter(r.Latency)
 	rows := [][]string{
 		{"Throughput", fmt.Sprintf("%s req/s (%s requests in %s)", groupFloat(r.RequestsPerS, 2),
 			groupInt(r.Requests), formatTimeUs(r.DurationS*1e6)), loadShape(c)},
 		{"Transfer", FormatBytes(bytesPerSecond(r)) + "/s", fmt.Sprintf("%s read, %s written on the wire, headers and bodies",
 			FormatBytes(float64(r.BytesRead)), FormatBytes(float64(r.BytesWritten)))},
-		{"Latency p50", formatTimeUs(l.P50), latencyHow(c)},
-		{"Latency p90", formatTimeUs(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
-		{"Latency p99", formatTimeUs(l.P99), "percentile over every response"},
-		{"Latency max", formatTimeUs(l.Max), "slowest response"},
-		{"Errors", errorSummary(r.Errors), "failed requests by class: connect, read, write, timeout, status, validation"},
+		{"Latency p50", lat(l.P50), latencyHow(c)},
+		{"Latency p90", lat(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
+		{"Latency p99", lat(l.P99), "percentile over every response"},
+		{"Latency max", lat(l.Max), "slowest response"},
+		{"Errors", r.Errors.String(), "failed requests by class: connect, read, write, timeout, status, validation"},
 		{"Non-2xx or 3xx", groupInt(r.Errors.Status), "responses with HTTP status ≥ 400, as wrk counts them"},
 	}
 	if len(r.Status) > 0 {
@@ -99,6 +100,9 @@ func loadShape(c RunConfig) string {
 	if c.WarmupRequests > 0 {
 		shape += fmt.Sprintf(", after %s warm-up requests", groupInt(c.WarmupRequests))
 	}
+	if c.Runs > 1 {
+		shape += fmt.Sprintf(", in each of %d runs", c.Runs)
+	}
 	return shape
 }
 
@@ -114,21 +118,6 @@ func statusSummary(status map[string]int64) string {
 	items := make([]string, 0, len(status))
 	for _, code := range sortedCodes(status) {
 		items = append(items, code+" × "+groupInt(status[code]))
-	}
-	return strings.Join(items, ", ")
-}
-
-// errorSummary lists the classes that failed, "read 3, timeout 1", or
-// "none".
-func errorSummary(e Errors) string {
-	var items []string
-	for c := range NumErrorClasses {
-		if n := e.ByClass(c); n > 0 {
-			items = append(items, fmt.Sprintf("%s %s", c, groupInt(n)))
-		}
-	}
-	if len(items) == 0 {
-		return "none"
 	}
 	return strings.Join(items, ", ")
 }
@@ -167,14 +156,15 @@ func writeNotes(ew *Printer, r Result) {
 	}
 }
 
-func distributionRows(l Latency) [][]string {
+func distributionRows(latency *Latency) [][]string {
+	l, lat := latencyFormatter(latency)
 	rows := make([][]string, 0, 8)
 	for _, p := range []struct {
 		name string
 		us   float64
 	}{{"50%", l.P50}, {"75%", l.P75}, {"90%", l.P90}, {"95%", l.P95}, {"99%", l.P99},
 		{"99.9%", l.P999}, {"99.99%", l.P9999}, {"max", l.Max}} {
-		rows = append(rows, []string{p.name, formatTimeUs(p.us)})
+		rows = append(rows, []string{p.name, lat(p.us)})
 	}
 	return rows
 }
@@ -191,17 +181,23 @@ func errorRows(r Result) [][]string {
 	return rows
 }
 
-// writeCommand prints the command in a fence longer than any run of
-// backquotes inside it, so that no command can end the block early.
-func writeCommand(ew *Printer, command string) {
-	if command == "" {
+// writeCommand prints the command, or each command of the results merged,
+// in a fence longer than any run of backquotes inside them, so that no
+// command can end the block early.
+func writeCommand(ew *Printer, c RunConfig) {
+	title, commands := "Command", []string{c.Command}
+	if len(c.MergedCommands) > 0 {
+		title, commands = fmt.Sprintf("Commands (%d results merged)", len(c.MergedCommands)), c.MergedCommands
+	}
+	block := strings.Join(commands, "\n")
+	if block == "" {
 		return
 	}
 	fence := "```"
-	for strings.Contains(command, fence) {
+	for strings.Contains(block, fence) {
 		fence += "`"
 	}
-	ew.Printf("\n**Command**\n\n%ssh\n%s\n%s\n", fence, command, fence)
+	ew.Printf("\n**%s**\n\n%ssh\n%s\n%s\n", title, fence, block, fence)
 }
 
 // environmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,

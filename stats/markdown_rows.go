@@ -11,12 +11,13 @@ func openLoopRows(r Result) [][]string {
 		stages = []Result{r}
 	}
 	for i, st := range stages {
+		l, lat := latencyFormatter(st.Latency)
 		name := "Rate"
 		if len(stages) > 1 {
 			name = fmt.Sprintf("Stage %d rate", i+1)
 		}
 		rows = append(rows, []string{name, fmt.Sprintf("%s of %g req/s; p50 %s, p99 %s, max %s", groupFloat(st.AchievedRate, 2),
-			st.TargetRate, formatTimeUs(st.Latency.P50), formatTimeUs(st.Latency.P99), formatTimeUs(st.Latency.Max)),
+			st.TargetRate, lat(l.P50), lat(l.P99), lat(l.Max)),
 			"achieved send rate; latency from each request's intended send time (corrected for coordinated omission)"})
 	}
 	if u := r.LatencyUncorrected; u != nil {

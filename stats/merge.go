@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Merge folds the workers' recorders into one Result. elapsed is the measured
@@ -34,10 +32,8 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 		res.Status[strconv.Itoa(code)] = n
 	}
 	res.Errors, res.ErrorCauses = all.errorCounts()
-	res.Latency = Summarize(all.latency)
 	if all.requests > 0 {
-		res.Latency.Min = float64(all.minNs) / 1e3
-		res.Latency.Max = float64(all.maxNs) / 1e3
+		res.Latency = summarizeWithin(all.latency, float64(all.minNs)/1e3, float64(all.maxNs)/1e3)
 	}
 	var err error
 	if res.LatencyHistogram, err = EncodeHistogram(all.latency); err != nil {
@@ -46,10 +42,14 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 	all.openLoop(&res)
 	if all.dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d latencies beyond the histogram's range of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
+			droppedFormat+" of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
 	}
 	return res
 }
+
+// droppedFormat begins the warning about latencies left out of the
+// histogram, which Validate reads back.
+const droppedFormat = "%d latencies beyond the histogram's range"
 
 func (r *Recorder) merge(o *Recorder) {
 	r.dropped += o.dropped + r.latency.Merge(o.latency)
@@ -93,14 +93,14 @@ func (r *Recorder) openLoop(res *Result) {
 	if r.uncorrected == nil || r.requests == 0 {
 		return
 	}
-	u := Summarize(r.uncorrected)
-	res.LatencyUncorrected = &u
+	res.LatencyUncorrected = Summarize(r.uncorrected)
 	var err error
 	if res.LatencyUncorrectedHistogram, err = EncodeHistogram(r.uncorrected); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	lag := Summarize(r.lag)
-	res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	if lag := Summarize(r.lag); lag != nil {
+		res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	}
 	res.AttackS = (r.lastSend - r.firstSend).Seconds()
 	res.WaitS = (r.lastDone - r.lastSend).Seconds()
 	if res.AttackS > 0 {
@@ -134,43 +134,6 @@ func (r *Recorder) connectTime() ConnectTime {
 		Mean:  float64(r.connectSum.Microseconds()) / float64(r.connects),
 		Max:   float64(r.connectMax.Nanoseconds()) / 1e3,
 	}
-}
-
-// Summarize computes the latency summary of a nanosecond histogram, in
-// microseconds. Min and max are the histogram's (equivalent-value) bounds.
-func Summarize(h *hdrhistogram.Histogram) Latency {
-	if h.TotalCount() == 0 {
-		return Latency{}
-	}
-	us := func(ns int64) float64 { return float64(ns) / 1e3 }
-	mean, stdev := h.Mean(), h.StdDev()
-	return Latency{
-		Min:            us(h.Min()),
-		Mean:           mean / 1e3,
-		Stdev:          stdev / 1e3,
-		Max:            us(h.Max()),
-		P50:            us(h.ValueAtPercentile(50)),
-		P75:            us(h.ValueAtPercentile(75)),
-		P90:            us(h.ValueAtPercentile(90)),
-		P95:            us(h.ValueAtPercentile(95)),
-		P99:            us(h.ValueAtPercentile(99)),
-		P999:           us(h.ValueAtPercentile(99.9)),
-		P9999:          us(h.ValueAtPercentile(99.99)),
-		WithinStdevPct: withinStdev(h, mean, stdev),
-	}
-}
-
-// withinStdev returns the percentage of recorded values within one standard
-// deviation of the mean.
-func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {
-	lo, hi := mean-stdev, mean+stdev
-	var n int64
-	for _, bar := range h.Distribution() {
-		if bar.Count > 0 && float64(bar.To) >= lo && float64(bar.From) <= hi {
-			n += bar.Count
-		}
-	}
-	return 100 * float64(n) / float64(h.TotalCount())
 }
 
 // SpreadOf summarises samples as wrk's Thread Stats do: mean, sample

@@ -42,7 +42,7 @@ func writeVegetaBlock(ew *Printer, r Result) {
 	vegetaRow(ew, "Duration", "total, attack, wait", fmt.Sprintf("%v, %v, %v", seconds(total), seconds(r.AttackS), seconds(r.WaitS)))
 	vegetaRow(ew, "Latencies", "min, mean, 50, 90, 95, 99, max", latencyList(r.Latency))
 	if u := r.LatencyUncorrected; u != nil {
-		vegetaRow(ew, "Uncorrected", "min, mean, 50, 90, 95, 99, max", latencyList(*u))
+		vegetaRow(ew, "Uncorrected", "min, mean, 50, 90, 95, 99, max", latencyList(u))
 	}
 	if l := r.ScheduleLag; l != nil {
 		vegetaRow(ew, "Schedule lag", "50, 99, max, sends > 2ms late", fmt.Sprintf("%v, %v, %v, %d",
@@ -62,7 +62,11 @@ func writeVegetaBlock(ew *Printer, r Result) {
 	}
 }
 
-func latencyList(l Latency) string {
+// latencyList is Vegeta's list of latencies, or absent without any.
+func latencyList(l *Latency) string {
+	if l == nil {
+		return absent
+	}
 	vals := []float64{l.Min, l.Mean, l.P50, l.P90, l.P95, l.P99, l.Max}
 	parts := make([]string, len(vals))
 	for i, v := range vals {

@@ -75,7 +75,7 @@ func failingRun() Result {
 			"validation": {`body lacks "a|b"`: 5},
 		},
 		Reconnects: 12,
-		Latency: Latency{Min: 101, Mean: 1540.5, Stdev: 2210.75, Max: 1_999_000,
+		Latency: &Latency{Min: 101, Mean: 1540.5, Stdev: 2210.75, Max: 1_999_000,
 			P50: 980, P75: 1500, P90: 3100, P95: 4800, P99: 9900, P999: 250_000, P9999: 1_800_000, WithinStdevPct: 91.3},
 		ThreadRate: Spread{Mean: 451.2, Stdev: 40.1, Max: 530, WithinStdevPct: 70, Samples: 180},
 		Connect:    ConnectTime{Count: 70, Mean: 95, Max: 1250},
@@ -98,7 +98,7 @@ func countedRun() Result {
 	return Result{
 		Requests: 40000, DurationS: 0.7472, RequestsPerS: 40000 / 0.7472, BytesRead: 40000 * 210, BytesWritten: 40000 * 120,
 		Status:     map[string]int64{"200": 40000},
-		Latency:    Latency{Min: 98, Mean: 590.1, Stdev: 120.9, Max: 4100, P50: 571, P75: 640, P90: 720, P95: 801, P99: 1090, P999: 2700, P9999: 4100, WithinStdevPct: 88.12},
+		Latency:    &Latency{Min: 98, Mean: 590.1, Stdev: 120.9, Max: 4100, P50: 571, P75: 640, P90: 720, P95: 801, P99: 1090, P999: 2700, P9999: 4100, WithinStdevPct: 88.12},
 		ThreadRate: Spread{Mean: 53_500, Stdev: 1_200, Max: 55_100, WithinStdevPct: 71.43, Samples: 7},
 		Server: []ServerUsage{{PID: 777, RSSBytes: RSS{Idle: 19_700_000, Peak: 27_100_000, After: 27_050_000},
 			CPUSeconds: 0.61, CPUUsPerRequest: 15.25, StartupS: &startup}},
@@ -117,7 +117,7 @@ func openLoopRun() Result {
 			Status:             status,
 			Errors:             Errors{Read: 2, Status: status["503"]},
 			ErrorCauses:        map[string]map[string]int64{"read": {"reset": 2}},
-			Latency:            Latency{Min: 80, Mean: 900, Stdev: 300, Max: 9000, P50: 850, P75: 1000, P90: 1200, P95: 1500, P99: 4000, P999: 8000, P9999: 9000},
+			Latency:            &Latency{Min: 80, Mean: 900, Stdev: 300, Max: 9000, P50: 850, P75: 1000, P90: 1200, P95: 1500, P99: 4000, P999: 8000, P9999: 9000},
 			LatencyUncorrected: &Latency{Min: 70, Mean: 300, Stdev: 100, Max: 5000, P50: 280, P75: 330, P90: 400, P95: 500, P99: 900, P999: 4000, P9999: 5000},
 			TargetRate:         rate, AchievedRate: rate * 0.97, ScheduleLag: &lag, AttackS: 4.99, WaitS: 0.0012,
 		}
@@ -135,7 +135,8 @@ func openLoopRun() Result {
 	return all
 }
 
-// emptyRun completed nothing: every average is 0/0 and must print as 0.
+// emptyRun completed nothing: its latency is absent, and every rate 0/0
+// prints as 0.
 func emptyRun() Result {
 	return Result{
 		Status: map[string]int64{},
@@ -185,7 +186,7 @@ func TestWriteTextReproducesWrk(t *testing.T) {
 		name: "wrk README",
 		r: Result{
 			Requests: 22464657, DurationS: 30, RequestsPerS: 748868.53, BytesRead: mib(606.33 * 30),
-			Latency:    Latency{Mean: 635.91, Stdev: 890, Max: 12920, WithinStdevPct: 93.69},
+			Latency:    &Latency{Mean: 635.91, Stdev: 890, Max: 12920, WithinStdevPct: 93.69},
 			ThreadRate: Spread{Mean: 56_200, Stdev: 8_070, Max: 62_000, WithinStdevPct: 86.54},
 			Config:     RunConfig{URL: "http://127.0.0.1:8080/index.html", Connections: 400, Threads: 12, DurationS: 30},
 		},
@@ -203,7 +204,7 @@ Transfer/sec:    606.33MB
 		r: Result{
 			Requests: 965396910, DurationS: 600.097, RequestsPerS: 1608742.65, BytesRead: mib(167.23 * 600.097),
 			Errors:     Errors{Connect: 19},
-			Latency:    Latency{Mean: 1030, Stdev: 1840, Max: 208_100, P50: 475, P75: 784, P90: 2120, P99: 9740, WithinStdevPct: 92.16},
+			Latency:    &Latency{Mean: 1030, Stdev: 1840, Max: 208_100, P50: 475, P75: 784, P90: 2120, P99: 9740, WithinStdevPct: 92.16},
 			ThreadRate: Spread{Mean: 101_110, Stdev: 17_590, Max: 164_780, WithinStdevPct: 70.99},
 			Config:     RunConfig{URL: "http://localhost:13734/empty-operation", Connections: 1024, Threads: 16, DurationS: 600},
 		},
@@ -246,6 +247,20 @@ func TestTextHeaderNamesTheLoadShape(t *testing.T) {
 		{"sub-second duration", RunConfig{URL: "http://h/", DurationS: 0.5}, "Running 500ms test @ http://h/\n"},
 		{"fractional seconds", RunConfig{URL: "http://h/", DurationS: 1.5}, "Running 1.5s test @ http://h/\n"},
 		{"request count", RunConfig{URL: "http://h/", Requests: 40000}, "Running 40000 requests test @ http://h/\n"},
+		{"request count within a duration", RunConfig{URL: "http://h/", Requests: 500, DurationS: 10},
+			"Running 500 requests test (at most 10s) @ http://h/\n"},
+		{"warm-up", RunConfig{URL: "http://h/", DurationS: 10, WarmupS: 2}, "Running 10s test (after a 2s warm-up) @ http://h/\n"},
+		{"warm-up requests", RunConfig{URL: "http://h/", Requests: 500, WarmupRequests: 100},
+			"Running 500 requests test (after 100 warm-up requests) @ http://h/\n"},
+		{"one rate", RunConfig{URL: "http://h/", DurationS: 10, Rates: []float64{1000}}, "Running 10s test (at 1000 req/s) @ http://h/\n"},
+		{"rate stages", RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{100, 500, 2000}, WarmupS: 2},
+			"Running 9s test (3 stages of 3s at 100, 500, 2000 req/s, after a 2s warm-up) @ http://h/\n"},
+		{"runs of a count", RunConfig{URL: "http://h/", Requests: 20000, Runs: 2},
+			"Running 40000 requests test (2 runs of 20000 requests) @ http://h/\n"},
+		{"runs of a count within a duration", RunConfig{URL: "http://h/", Requests: 100, DurationS: 5, Runs: 3},
+			"Running 300 requests test (3 runs of 100 requests, at most 5s each) @ http://h/\n"},
+		{"runs of stages", RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{10, 20}, WarmupS: 1, Runs: 2},
+			"Running 12s test (2 runs of 6s, 2 stages of 3s at 10, 20 req/s, after a 1s warm-up each) @ http://h/\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder

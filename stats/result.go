@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -29,8 +30,11 @@ type Result struct {
 	// responses; pummel reopened them without counting an error.
 	Reconnects int64 `json:"reconnects"`
 	// Latency summarises the response times, in microseconds, from the
-	// start of writing a request to the end of reading its response.
-	Latency Latency `json:"latency_us"`
+	// start of writing a request to the end of reading its response, over
+	// every response whatever its status (wrk's count). It is nil (null in
+	// JSON) when no response was received: a latency of nothing is absent,
+	// not zero.
+	Latency *Latency `json:"latency_us"`
 	// LatencyHistogram is the full latency histogram in nanoseconds,
 	// HdrHistogram V2 compressed and base64-encoded, so that saved results
 	// merge exactly.
@@ -111,6 +115,20 @@ func (e Errors) Socket() int64 { return e.Connect + e.Read + e.Write + e.Timeout
 // ByClass returns the count of one class.
 func (e Errors) ByClass(c ErrorClass) int64 {
 	return [NumErrorClasses]int64{e.Connect, e.Read, e.Write, e.Timeout, e.Status, e.Validation}[c]
+}
+
+// String lists the classes that failed, "read 3, timeout 1", or "none".
+func (e Errors) String() string {
+	var items []string
+	for c := range NumErrorClasses {
+		if n := e.ByClass(c); n > 0 {
+			items = append(items, fmt.Sprintf("%s %s", c, groupInt(n)))
+		}
+	}
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
 }
 
 // Latency is a latency summary in microseconds.
@@ -224,8 +242,15 @@ type RunConfig struct {
 	WarmupRequests int64 `json:"warmup_requests,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
+	// Runs is how many times the load ran, one after another: each on a
+	// fresh server process with --exec --runs, or saved results merged by
+	// pummel report. 0 or 1 means once.
+	Runs int `json:"runs,omitempty"`
 	// Command is the command line that produced the result, redacted.
 	Command string `json:"command,omitempty"`
+	// MergedCommands lists the command of every result merged into this
+	// one (pummel report), in order, when they were not all the same.
+	MergedCommands []string `json:"merged_commands,omitempty"`
 }
 
 // Environment describes where a result was measured.

@@ -7,13 +7,8 @@ import (
 
 // runFigures are the figures summarised across runs.
 var runFigures = []comparedFigure{
-	serverFigure("Startup", func(s ServerUsage) (float64, bool) {
-		if s.StartupS == nil {
-			return 0, false
-		}
-		return *s.StartupS * 1e6, true
-	}, formatTimeUs),
-	serverFigure("Idle RSS", func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.Idle), true }, FormatBytes),
+	startupFigure("Startup"),
+	idleRSSFigure("Idle RSS"),
 	peakRSSFigure("Peak RSS"),
 	serverFigure("RSS after load", func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }, FormatBytes),
 	serverCPUFigure,

@@ -3,17 +3,18 @@ package stats
 import (
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // TextOptions chooses what WriteText prints beyond wrk's default report.
 type TextOptions struct {
 	// Latency adds wrk's "Latency Distribution" block (wrk's --latency).
 	Latency bool
+	// SkipHeader leaves out the header (WriteHeader), which was written
+	// to the same place when the load started.
+	SkipHeader bool
 }
 
 // WriteText writes r as wrk prints it, line for line, so that scripts that
@@ -23,7 +24,9 @@ type TextOptions struct {
 // (status codes, error causes, server usage, warnings) follow wrk's.
 func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	ew := NewPrinter(w)
-	writeWrkHeader(ew, r)
+	if !opts.SkipHeader {
+		writeHeader(ew, r.Config)
+	}
 	writeThreadStats(ew, r)
 	if opts.Latency {
 		writeLatencyDistribution(ew, r.Latency)
@@ -41,6 +44,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	for _, warning := range r.Warnings {
 		ew.Printf("Warning: %s\n", warning)
 	}
+	writeMergedCommands(ew, r.Config.MergedCommands)
 	writeOpenLoop(ew, r)
 	writeRunsText(ew, r.Runs)
 	if ew.Err() != nil {
@@ -49,30 +53,14 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	return nil
 }
 
-func writeWrkHeader(ew *Printer, r Result) {
-	c := r.Config
-	if c.DurationS == 0 {
-		ew.Printf("Running %d requests test @ %s\n", c.Requests, c.URL)
-	} else {
-		ew.Printf("Running %s test @ %s\n", testDuration(c.DurationS), c.URL)
-	}
-	ew.Printf("  %d threads and %d connections\n", c.Threads, c.Connections)
-}
-
-// testDuration names the configured duration as wrk does ("10s", "10m")
-// when it is whole seconds, the only durations wrk accepts, and as Go does
-// ("500ms", "1.5s") otherwise, where wrk's format would round it away.
-func testDuration(s float64) string {
-	if s >= 1 && s == math.Trunc(s) {
-		return formatTimeS(s)
-	}
-	return time.Duration(s * float64(time.Second)).String()
-}
-
 func writeThreadStats(ew *Printer, r Result) {
 	ew.Printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
-	l, t := r.Latency, r.ThreadRate
-	writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+	if l := r.Latency; l != nil {
+		writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+	} else {
+		ew.Printf("    %-10s%8s%10s%9s%9s\n", "Latency", absent, absent, absent, absent)
+	}
+	t := r.ThreadRate
 	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
 }
 
@@ -83,13 +71,18 @@ func writeStatsRow(ew *Printer, name string, mean, stdev, maxv, within float64, 
 }
 
 // writeLatencyDistribution is wrk's print_stats_latency.
-func writeLatencyDistribution(ew *Printer, l Latency) {
+func writeLatencyDistribution(ew *Printer, l *Latency) {
 	ew.Printf("  Latency Distribution\n")
+	v, _ := latencyFormatter(l)
 	for _, p := range []struct {
 		pct float64
 		us  float64
-	}{{50, l.P50}, {75, l.P75}, {90, l.P90}, {99, l.P99}} {
-		ew.Printf("%7.0f%%%s\n", p.pct, printUnits(p.us, formatTimeUs, 10))
+	}{{50, v.P50}, {75, v.P75}, {90, v.P90}, {99, v.P99}} {
+		cell := fmt.Sprintf("%10s", absent)
+		if l != nil {
+			cell = printUnits(p.us, formatTimeUs, 10)
+		}
+		ew.Printf("%7.0f%%%s\n", p.pct, cell)
 	}
 }
 

@@ -123,14 +123,20 @@ func operationRow(s OperationSummary) []string {
 	if s.Runs == 0 {
 		return []string{s.Mode, fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run")), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
 	}
-	l := s.Latency
 	requests := stats.FormatCount(s.Requests)
 	if s.SkippedRuns > 0 {
 		requests += fmt.Sprintf(" (skipped in %s)", plural(s.SkippedRuns, "run"))
 	}
-	return []string{s.Mode, requests, stats.FormatTime(l.P50), stats.FormatTime(l.P90), stats.FormatTime(l.P99), stats.FormatTime(l.Max),
-		stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
-		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures)}
+	row := append([]string{s.Mode, requests}, latencyCells(s.Latency)...)
+	return append(row, stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
+		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures))
+}
+
+// latencyCells are an operation's p50, p90, p99 and max, each "-" when no
+// request was answered.
+func latencyCells(l *stats.Latency) []string {
+	v, format := stats.LatencyFormatter(l)
+	return []string{format(v.P50), format(v.P90), format(v.P99), format(v.Max)}
 }
 
 // environment writes the machine and the server's binary.

@@ -42,8 +42,9 @@ type OperationSummary struct {
 	// Requests counts the measured responses of all those runs.
 	Requests int64 `json:"requests"`
 	// Latency pools every measured response of every run: the runs'
-	// histograms are merged, never averaged.
-	Latency stats.Latency `json:"latency_us"`
+	// histograms are merged, never averaged. It is nil (null in JSON)
+	// when no request was answered.
+	Latency *stats.Latency `json:"latency_us"`
 	// RequestsPerS is the median of the runs' rates.
 	RequestsPerS float64 `json:"requests_per_s"`
 	// ServerCPUUsPerRequest is the median over the runs of the server's

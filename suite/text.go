@@ -33,9 +33,8 @@ func WriteText(w io.Writer, r *Report) error {
 			case s.Runs == 0:
 				rows = append(rows, []string{s.Mode, "–", "", "", "", "", "", ""})
 			default:
-				l := s.Latency
-				rows = append(rows, []string{s.Mode, stats.FormatCount(s.Requests), stats.FormatTime(l.P50), stats.FormatTime(l.P90),
-					stats.FormatTime(l.P99), stats.FormatTime(l.Max), stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)})
+				row := append([]string{s.Mode, stats.FormatCount(s.Requests)}, latencyCells(s.Latency)...)
+				rows = append(rows, append(row, stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)))
 			}
 		}
 		mw.Printf("\n")

@@ -62,6 +62,9 @@ func TestExecRunsFreshServers(t *testing.T) {
 	if len(res.Runs) != 2 || res.Requests != 600 {
 		t.Fatalf("%d runs, %d requests: want 2 runs of 300", len(res.Runs), res.Requests)
 	}
+	if want := "Running 600 requests test (2 runs of 300 requests) @ http://" + addr + "/\n"; !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q: want the header %q", stderr, want)
+	}
 	pids := map[int]bool{}
 	for _, run := range res.Runs {
 		s := run.Server[0]

@@ -22,6 +22,9 @@ type loader struct {
 	opts           *options
 	args           []string // the command line as typed, for the record
 	stdout, stderr io.Writer
+
+	record    stats.RunConfig // what runs, as the header and every output say it
+	announced bool            // the header was written when the load started
 }
 
 // run is the action of `pummel [run] URL`.
@@ -85,6 +88,8 @@ func (l *loader) load(c *cli.Context) error {
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
+	l.record = l.opts.runConfig(cfg, l.args)
+	l.record.Runs = plan.runs
 	progress := newProgress(l.stderr, l.opts.quiet)
 	if progress != nil {
 		cfg.Progress = progress.show
@@ -99,7 +104,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res.Config = l.opts.runConfig(cfg, l.args)
+	res.Config = l.record
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
 		if b, err := proc.DescribeBinary(proc.ServerBinary(plan.exec.Command)); err == nil {
@@ -114,6 +119,9 @@ func (l *loader) load(c *cli.Context) error {
 	}
 	if res.Interrupted {
 		return exitError{code: exitInterrupted}
+	}
+	if res.Requests == 0 { // the figures are written, but the run measured nothing
+		return exitError{exitFailed, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors)}
 	}
 	return nil
 }
@@ -132,9 +140,30 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 	return res, usageError{err.Error()}
 }
 
+// announce writes the header, what runs against what, once, as the load
+// starts (DESIGN §3; wrk buffers it until the end when stdout is a pipe).
+// In text it begins the result on stdout, as wrk's does. A JSON or
+// markdown stdout must hold the document alone, so there it goes to
+// stderr, where the live progress is too and a CI log still shows what
+// runs; -q, which silences stderr's progress, silences it as well.
+func (l *loader) announce() {
+	switch {
+	case l.announced:
+		return // said already, before the first of --runs
+	case l.opts.format == "text":
+		l.announced = true
+		// A failed write (a closed stdout) shows again, and is reported,
+		// when the result is written.
+		stats.WriteHeader(l.stdout, l.record) //nolint:errcheck // see above
+	case !l.opts.quiet:
+		l.announced = true
+		stats.WriteHeader(l.stderr, l.record) //nolint:errcheck // stderr is best effort
+	}
+}
+
 // write renders res to stdout in --format and to every -o file.
 func (l *loader) write(res stats.Result) error {
-	if err := renderers[l.opts.format](l.stdout, res, l.opts); err != nil {
+	if err := l.writeStdout(res); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
 	for _, path := range l.opts.outputs.Value() {
@@ -146,6 +175,15 @@ func (l *loader) write(res stats.Result) error {
 		return writeHdrLog(l.opts.hdrLog, res)
 	}
 	return nil
+}
+
+// writeStdout renders res to stdout in --format; text leaves out the
+// header that announce wrote there.
+func (l *loader) writeStdout(res stats.Result) error {
+	if l.opts.format == "text" {
+		return stats.WriteText(l.stdout, res, stats.TextOptions{Latency: l.opts.latency, SkipHeader: l.announced})
+	}
+	return renderers[l.opts.format](l.stdout, res, l.opts)
 }
 
 func writeFile(path string, res stats.Result, o *options) error {

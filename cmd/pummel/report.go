@@ -47,6 +47,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if w := stats.MixedLoads(rs); w != "" {
+				fmt.Fprintf(c.App.ErrWriter, "pummel: warning: %s\n", w)
+			}
 			how := stats.Sequential
 			if parallel {
 				how = stats.Parallel
@@ -156,7 +159,8 @@ func named(paths []string, rs []stats.Result) []chart.Named {
 func isMarkdown(path string) bool { return formatOf(path) == "markdown" }
 
 // readResults reads saved JSON results; a file that cannot be read or is
-// not a result is bad input, named in one line.
+// not a pummel result (stats.Result.Validate) is bad input, named in one
+// line with the field at fault.
 func readResults(paths []string) ([]stats.Result, error) {
 	var rs []stats.Result
 	for _, path := range paths {
@@ -168,6 +172,9 @@ func readResults(paths []string) ([]stats.Result, error) {
 		f.Close()
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
+		}
+		if err := r.Validate(); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: not a pummel result: %v", path, err)}
 		}
 		rs = append(rs, r)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,23 +46,53 @@ func TestReportMergesSavedResults(t *testing.T) {
 }
 
 func TestReportBadInput(t *testing.T) {
-	notJSON := filepath.Join(t.TempDir(), "notes.json")
-	os.WriteFile(notJSON, []byte("hello"), 0o600) //nolint:errcheck // checked by the run below
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	notJSON := file("notes.json", "hello")
+	h := stats.NewHistogram()
+	h.RecordValue(150_000) //nolint:errcheck // in range
+	oneLatency, err := stats.EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lat = `"latency_us": {"min": 150, "max": 150, "p50": 150}`
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name  string
+		args  []string
+		wants []string // each must appear in the one line
 	}{
-		{"no files", []string{"report"}, "report"},
-		{"missing file", []string{"report", "/nonexistent/r.json"}, "/nonexistent/r.json"},
-		{"not a result", []string{"report", notJSON}, notJSON},
-		{"compare one side", []string{"compare", notJSON}, "compare"},
+		{"no files", []string{"report"}, []string{"report"}},
+		{"missing file", []string{"report", "/nonexistent/r.json"}, []string{"/nonexistent/r.json"}},
+		{"not JSON", []string{"report", notJSON}, []string{notJSON}},
+		{"empty object", []string{"report", file("empty.json", "{}")}, []string{"empty.json", "config.url"}},
+		{"null", []string{"report", file("null.json", "null")}, []string{"null.json", "null"}},
+		{"negative count", []string{"report", file("negative.json", `{"requests": -5, "config": {"url": "http://h/"}}`)},
+			[]string{"negative.json", "requests"}},
+		{"status over requests", []string{"report", file("status.json",
+			`{"requests": 2, "status": {"200": 2, "500": 1}, `+lat+`, "config": {"url": "http://h/"}}`)},
+			[]string{"status.json", "status"}},
+		{"histogram disagrees", []string{"report", file("histogram.json",
+			`{"requests": 2, "status": {"200": 2}, `+lat+`, "latency_histogram": "`+oneLatency+`", "config": {"url": "http://h/"}}`)},
+			[]string{"histogram.json", "latency_histogram"}},
+		{"compare a bad file", []string{"compare", notJSON, file("b.json", "{}")}, []string{notJSON}},
+		{"compare one side", []string{"compare", notJSON}, []string{"compare"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := pummel(t.Context(), tt.args...)
-			if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q: want 2 and one line naming %q", code, stderr, tt.want)
+			if code != exitUsage || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want 2 and one line", code, stderr)
+			}
+			for _, want := range tt.wants {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr %q does not name %q", stderr, want)
+				}
 			}
 		})
 	}
@@ -77,5 +108,44 @@ func TestHdrLogFlag(t *testing.T) {
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), "#[StartTime:") || strings.Count(string(b), "HISTF") < 2 {
 		t.Errorf("hdr log (%v):\n%.400s", err, b)
+	}
+}
+
+// TestReportWarnsOfMixedLoads pins that merging results of different
+// loads says so on stderr and in the result, and lists every input's
+// command, so that the merged figures are not taken for one load's.
+func TestReportWarnsOfMixedLoads(t *testing.T) {
+	url := target(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, args := range [][]string{{"-c", "2", "-n", "50", "-q", "-o", a, url}, {"-c", "3", "-n", "60", "-q", "-m", "HEAD", "-o", b, url + "bytes/10"}} {
+		if code, _, stderr := pummel(t.Context(), args...); code != 0 {
+			t.Fatalf("run: %s", stderr)
+		}
+	}
+	code, stdout, stderr := pummel(t.Context(), "report", "--format", "json", a, b)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "warning") || !strings.Contains(stderr, "url, method, connections") {
+		t.Errorf("stderr %q: want one warning naming url, method, connections", stderr)
+	}
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Config.MergedCommands; len(c) != 2 || !strings.Contains(c[0], "-c 2") || !strings.Contains(c[1], "-m HEAD") {
+		t.Errorf("merged commands %q: want both inputs' commands in order", c)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "url, method, connections") }) {
+		t.Errorf("warnings %q lack the mixed loads", res.Warnings)
+	}
+	_, text, _ := pummel(t.Context(), "report", a, b)
+	if !strings.Contains(text, "Merged from 2 results:\n  pummel -c 2 -n 50") {
+		t.Errorf("text lacks the commands:\n%s", text)
+	}
+	_, md, _ := pummel(t.Context(), "report", "--format", "markdown", a, b)
+	if !strings.Contains(md, "**Commands (2 results merged)**\n\n```sh\npummel -c 2 -n 50") {
+		t.Errorf("markdown lacks the commands:\n%s", md)
 	}
 }

@@ -33,6 +33,7 @@ func (l *loader) watchedRun(ctx context.Context, cfg engine.Config, plan watchPl
 			return stats.Result{}, exitError{exitFailed, err.Error()}
 		}
 	}
+	l.announce()
 	for _, w := range watchers {
 		w.StartLoad()
 	}
