@@ -31,10 +31,10 @@ func WriteText(w io.Writer, r *Report) error {
 			switch {
 			case s.Operation != op.Name:
 			case s.Runs == 0:
-				rows = append(rows, []string{s.Mode, "–", "", "", "", "", "", ""})
+				rows = append(rows, []string{s.Mode, requestsCell(s), "", "", "", "", "", ""})
 			default:
 				l := s.Latency
-				rows = append(rows, []string{s.Mode, stats.FormatCount(s.Requests), stats.FormatTime(l.P50), stats.FormatTime(l.P90),
+				rows = append(rows, []string{s.Mode, requestsCell(s), stats.FormatTime(l.P50), stats.FormatTime(l.P90),
 					stats.FormatTime(l.P99), stats.FormatTime(l.Max), stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)})
 			}
 		}
