@@ -2,42 +2,29 @@ package suite
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 
-	target "github.com/pummel-dev/pummel/server"
+	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
-// startTarget starts the built-in target on loopback and returns its address.
-func startTarget(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := target.New()
-	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
-	t.Cleanup(func() { srv.Shutdown() })
-	return ln.Addr().String()
-}
-
 // checkPlan is a plan whose "server" is a sleep, watched as usual, while
-// its operations go to the built-in target at addr: each names the
-// status it asks for, and what it depends on.
+// its operations go to fixture servers answering 200, 500, 503, 302 and
+// 404 (%[1]s to %[5]s): each operation names the status it asks for, and
+// what it depends on.
 const checkPlan = `server:
   command: [sleep, "30"]
-  ready: {url: "http://%[1]s/"}
+  ready: {url: "%[1]s"}
   settle: 0s
 operations:
-  - {name: explicit, url: "http://%[1]s/status/500", checks: {status: 200}, load: {sequential: {requests: 20}}}
-  - {name: default, url: "http://%[1]s/status/503", load: {sequential: {requests: 20}}}
-  - {name: redirect, url: "http://%[1]s/status/302", checks: {status: 200}, load: {sequential: {requests: 20}}}
-  - {name: accepted, url: "http://%[1]s/status/404", checks: {status: 404}, load: {sequential: {requests: 20}}}
-  - {name: ok, url: "http://%[1]s/", load: {closed: {connections: 2, requests: 20}}}
-  - {name: after-default, url: "http://%[1]s/", depends_on: default, load: {sequential: {requests: 20}}}
-  - {name: after-skipped, url: "http://%[1]s/", depends_on: after-default, load: {sequential: {requests: 20}}}
-  - {name: after-ok, url: "http://%[1]s/", depends_on: ok, load: {sequential: {requests: 20}}}
+  - {name: explicit, url: "%[2]s", checks: {status: 200}, load: {sequential: {requests: 20}}}
+  - {name: default, url: "%[3]s", load: {sequential: {requests: 20}}}
+  - {name: redirect, url: "%[4]s", checks: {status: 200}, load: {sequential: {requests: 20}}}
+  - {name: accepted, url: "%[5]s", checks: {status: 404}, load: {sequential: {requests: 20}}}
+  - {name: ok, url: "%[1]s", load: {closed: {connections: 2, requests: 20}}}
+  - {name: after-default, url: "%[1]s", depends_on: default, load: {sequential: {requests: 20}}}
+  - {name: after-skipped, url: "%[1]s", depends_on: after-default, load: {sequential: {requests: 20}}}
+  - {name: after-ok, url: "%[1]s", depends_on: ok, load: {sequential: {requests: 20}}}
 `
 
 // TestEveryFailedCheckCounts runs operations against statuses their
@@ -45,7 +32,11 @@ operations:
 // failure, whatever the engine's error class for it, and an operation
 // whose dependency failed (or was skipped) is skipped.
 func TestEveryFailedCheckCounts(t *testing.T) {
-	s, err := Load(writePlan(t, fmt.Sprintf(checkPlan, startTarget(t))))
+	var urls []any
+	for _, status := range []int{200, 500, 503, 302, 404} {
+		urls = append(urls, fixture.New(t, fixture.Behaviour{Status: []int{status}}).URL())
+	}
+	s, err := Load(writePlan(t, fmt.Sprintf(checkPlan, urls...)))
 	if err != nil {
 		t.Fatal(err)
 	}
