@@ -208,37 +208,51 @@ const (
 )
 
 // Stop ends the server: SIGTERM to its whole process group (so children
-// of a shell or a master process go too), SIGKILL to the group if any
-// member is left after the grace period, and the server reaped. It is
-// idempotent and safe to call after the server exited on its own; an error
-// means a process may be left behind.
+// of a shell or a master process go too) and to every descendant that
+// left the group (a child that called setsid), SIGKILL to those left after
+// the grace period, and the server reaped. It is idempotent and safe to
+// call after the server exited on its own; an error means a process may
+// be left behind.
 func (p *Process) Stop() error {
 	p.stopOnce.Do(func() { p.stopErr = p.halt(p.grace) })
 	return p.stopErr
 }
 
-// halt stops the process group: SIGTERM and up to grace for it to empty,
-// then SIGKILL. With grace 0 it sends SIGKILL at once.
+// halt stops the server's process group and its descendants: SIGTERM and
+// up to grace for them to end, then SIGKILL. With grace 0 it sends
+// SIGKILL at once.
 func (p *Process) halt(grace time.Duration) error {
+	t := p.tree(nil) // before any signal: see tree
 	if grace > 0 {
-		if err := signalGroup(p.pid, false); err != nil {
+		if err := errors.Join(signalGroup(p.pid, false), t.signal(false)); err != nil {
 			return fmt.Errorf("stopping the server (pid %d): %w", p.pid, err)
 		}
 		deadline := time.Now().Add(grace)
-		if p.waitReaped(grace) && p.waitGroupGone(deadline) {
+		if p.waitReaped(grace) && p.waitAllGone(t, deadline) {
 			return nil
 		}
+		t = p.tree(t)
 	}
-	if err := signalGroup(p.pid, true); err != nil {
+	if err := errors.Join(signalGroup(p.pid, true), t.signal(true)); err != nil {
 		return fmt.Errorf("killing the server (pid %d): %w", p.pid, err)
 	}
 	if !p.waitReaped(killWait) {
 		return fmt.Errorf("killing the server (pid %d): still running %s after SIGKILL", p.pid, killWait)
 	}
-	if !p.waitGroupGone(time.Now().Add(killWait)) {
-		return fmt.Errorf("killing the server's process group %d: a member still runs %s after SIGKILL", p.pid, killWait)
+	if !p.waitAllGone(t, time.Now().Add(killWait)) {
+		return fmt.Errorf("killing the server's processes (group %d): one still runs %s after SIGKILL", p.pid, killWait)
 	}
 	return nil
+}
+
+// tree adds to t the server's descendants and those of t's running
+// members. Once the server is reaped its pid may name another process, so
+// only t's members are searched then.
+func (p *Process) tree(t tree) tree {
+	if exited, _ := p.Exited(); exited {
+		return t.grow()
+	}
+	return t.grow(int32(p.pid))
 }
 
 // waitReaped waits up to d for the server itself to be reaped.
@@ -253,10 +267,10 @@ func (p *Process) waitReaped(d time.Duration) bool {
 	}
 }
 
-// waitGroupGone waits until the server's process group has no running
-// member left, or deadline; it reports whether the group is gone.
-func (p *Process) waitGroupGone(deadline time.Time) bool {
-	for groupAlive(p.pid) {
+// waitAllGone waits until neither the server's process group nor t has
+// a running process left, or deadline; it reports whether all are gone.
+func (p *Process) waitAllGone(t tree, deadline time.Time) bool {
+	for groupAlive(p.pid) || t.running() {
 		if time.Now().After(deadline) {
 			return false
 		}

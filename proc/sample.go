@@ -125,24 +125,32 @@ func isZombie(ctx context.Context, p *process.Process) bool {
 	return err == nil && slices.Contains(status, process.Zombie)
 }
 
-// descendants lists the processes descending from pid, found in one pass
-// over the process table (cheaper than one gopsutil Children call per
-// level, which rescans the table each time).
-func descendants(ctx context.Context, pid int32) []*process.Process {
+// descendants lists the processes descending from any of roots (the
+// roots excluded), found in one pass over the process table (cheaper than
+// one gopsutil Children call per level, which rescans the table each
+// time).
+func descendants(ctx context.Context, roots ...int32) []*process.Process {
 	pids, err := process.PidsWithContext(ctx)
 	if err != nil {
 		return nil
 	}
+	seen := map[int32]bool{} // guards against a cycle from a reused pid
+	for _, r := range roots {
+		seen[r] = true
+	}
 	children := map[int32][]int32{}
 	for _, p := range pids {
 		ppid, err := (&process.Process{Pid: p}).PpidWithContext(ctx)
-		if err == nil && p != pid {
+		if err == nil && !seen[p] {
 			children[ppid] = append(children[ppid], p)
 		}
 	}
 	var out []*process.Process
-	seen := map[int32]bool{pid: true} // guards against a cycle from a reused pid
-	for queue := children[pid]; len(queue) > 0; queue = queue[1:] {
+	var queue []int32
+	for _, r := range roots {
+		queue = append(queue, children[r]...)
+	}
+	for ; len(queue) > 0; queue = queue[1:] {
 		if p := queue[0]; !seen[p] {
 			seen[p] = true
 			out = append(out, &process.Process{Pid: p})

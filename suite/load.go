@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -22,23 +21,28 @@ const MaxRuns = 1000
 
 // Load reads and checks the plan at path and compiles it into a Suite.
 // Unknown fields are errors, and every mistake is a *PlanError naming the
-// file, the line and the field. The ${VAR} references of the plan must be
+// file, the line and the field. A plan too large to check quickly (bytes,
+// YAML tokens, or values once its aliases are expanded) is refused before
+// it is decoded. The ${VAR} references of the plan must be
 // set in the environment.
 func Load(path string) (*Suite, error) {
-	src, err := os.ReadFile(path)
+	src, err := readPlan(path)
 	if err != nil {
-		var perr *os.PathError
-		if errors.As(err, &perr) {
-			err = perr.Err
-		}
-		return nil, &PlanError{File: path, Msg: err.Error()}
+		return nil, err
 	}
-	f, err := parser.ParseBytes(src, 0)
+	tokens, err := tokenize(path, src)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.Parse(tokens, 0)
 	if err != nil {
 		return nil, (&positions{file: path}).yamlError(err)
 	}
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
 		return nil, &PlanError{File: path, Msg: "the plan is empty (the README shows a full example)"}
+	}
+	if err := checkExpansion(path, f); err != nil {
+		return nil, err
 	}
 	pos := indexPositions(path, f)
 	var plan Plan

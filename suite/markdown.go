@@ -89,7 +89,7 @@ func bytesOrDash(n float64) string {
 func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 	mw.Printf("\n### %s\n\n`%s %s`: %s.", stats.OneLine(op.Name), op.Method, stats.OneLine(op.URL), op.Load)
 	if op.DependsOn != "" {
-		mw.Printf(" Depends on %s: skipped in a run where %s failed a check.", op.DependsOn, op.DependsOn)
+		mw.Printf(" Depends on %s: skipped in a run where %s failed a check or was skipped.", op.DependsOn, op.DependsOn)
 	}
 	mw.Printf("\n\n")
 	var rows [][]string
@@ -121,13 +121,9 @@ func (mw *markdownWriter) list(title string, items []string) {
 
 func operationRow(s OperationSummary) []string {
 	if s.Runs == 0 {
-		return []string{s.Mode, fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run")), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
+		return []string{s.Mode, requestsCell(s), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
 	}
-	requests := stats.FormatCount(s.Requests)
-	if s.SkippedRuns > 0 {
-		requests += fmt.Sprintf(" (skipped in %s)", plural(s.SkippedRuns, "run"))
-	}
-	row := append([]string{s.Mode, requests}, latencyCells(s.Latency)...)
+	row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
 	return append(row, stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
 		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures))
 }
@@ -137,6 +133,18 @@ func operationRow(s OperationSummary) []string {
 func latencyCells(l *stats.Latency) []string {
 	v, format := stats.LatencyFormatter(l)
 	return []string{format(v.P50), format(v.P90), format(v.P99), format(v.Max)}
+}
+
+// requestsCell is the operation's count of measured responses, and the
+// runs that skipped it.
+func requestsCell(s OperationSummary) string {
+	switch {
+	case s.Runs == 0:
+		return fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run"))
+	case s.SkippedRuns > 0:
+		return fmt.Sprintf("%s (skipped in %s)", stats.FormatCount(s.Requests), plural(s.SkippedRuns, "run"))
+	}
+	return stats.FormatCount(s.Requests)
 }
 
 // environment writes the machine and the server's binary.

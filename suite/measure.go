@@ -12,13 +12,14 @@ import (
 
 // operation measures operation i with the server watched: its CPU time
 // per request and peak RSS come from the samples taken during the load.
-// An operation whose dependency failed a check in this run is skipped.
+// An operation whose dependency failed a check in this run, or was
+// skipped, is skipped, and counts as failed for those that depend on it.
 func (r *runner) operation(ctx context.Context, i int) error {
 	op := &r.suite.ops[i]
 	out := OperationRun{Name: op.name}
 	defer func() { r.rep.Operations = append(r.rep.Operations, out) }()
-	if d := op.dependsOn; d >= 0 && r.failed[d] {
-		out.Skipped = fmt.Sprintf("%s, which it depends on, failed a check in this run", r.suite.ops[d].name)
+	if out.Skipped = r.skipReason(op); out.Skipped != "" {
+		r.failed[i] = true
 		return nil
 	}
 	cfg, err := op.config(r.x)
@@ -40,12 +41,25 @@ func (r *runner) operation(ctx context.Context, i int) error {
 	res.Server = []stats.ServerUsage{u}
 	res.Config = op.runConfig(cfg)
 	r.scrubResult(&res)
-	out.Result, out.CheckFailures = &res, res.Errors.Validation
+	out.Result = &res
+	out.CheckFailures, out.CheckCauses = op.failedChecks(res)
 	r.failed[i] = out.CheckFailures > 0
 	if u.ExitedDuringLoad {
 		return fmt.Errorf("operation %s: %w", op.name, r.exited(nil))
 	}
 	return nil
+}
+
+// skipReason says why op is not to run in this run, or "" if it is.
+func (r *runner) skipReason(op *operation) string {
+	d := op.dependsOn
+	switch {
+	case d < 0 || !r.failed[d]:
+		return ""
+	case r.rep.Operations[d].Skipped != "":
+		return fmt.Sprintf("%s, which it depends on, was skipped in this run", r.suite.ops[d].name)
+	}
+	return fmt.Sprintf("%s, which it depends on, failed a check in this run", r.suite.ops[d].name)
 }
 
 // requestMethod is the method sent: as given, else GET, or POST with a body.

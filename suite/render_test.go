@@ -58,7 +58,7 @@ func fixedReport(t *testing.T) *Report {
 	}
 	run := func(mode string, n int, startupMs float64, idleMiB int64, get, put *stats.Result) RunReport {
 		r := RunReport{Mode: mode, Run: n, StartupS: startupMs / 1000, IdleRSSBytes: idleMiB << 20, RSSAfterBytes: (idleMiB + 1) << 20,
-			Operations: []OperationRun{{Name: "get", Result: get, CheckFailures: get.Errors.Validation}, {Name: "put", Result: put}}}
+			Operations: []OperationRun{{Name: "get", Result: get, CheckFailures: get.Errors.Validation, CheckCauses: get.ErrorCauses["validation"]}, {Name: "put", Result: put}}}
 		if put == nil {
 			r.Operations[1].Skipped = "get, which it depends on, failed a check in this run"
 		}

@@ -95,10 +95,12 @@ type Sample struct {
 type OperationRun struct {
 	Name string `json:"name"`
 	// Skipped says why the operation did not run (its dependency failed
-	// a check); Result is then empty.
+	// a check, or was skipped); Result is then empty.
 	Skipped string `json:"skipped,omitempty"`
-	// CheckFailures counts responses that failed a check.
-	CheckFailures int64 `json:"check_failures"`
+	// CheckFailures counts responses that failed a check, and
+	// CheckCauses breaks them down by cause ("unexpected status 503").
+	CheckFailures int64            `json:"check_failures"`
+	CheckCauses   map[string]int64 `json:"check_causes,omitempty"`
 	// Result is the engine's complete result, with the server's CPU time
 	// and peak RSS during the operation under server, and its latency
 	// histogram: `pummel report` reads it as a saved result.

@@ -112,6 +112,7 @@ func (r *Report) operationSummary(name, mode string) (OperationSummary, error) {
 			case op.Result == nil:
 				s.SkippedRuns++
 			default:
+				s.addCheckFailures(op)
 				res := *op.Result
 				results = append(results, res)
 				rates = append(rates, res.RequestsPerS)
@@ -131,10 +132,20 @@ func (r *Report) operationSummary(name, mode string) (OperationSummary, error) {
 		return s, err
 	}
 	s.Requests, s.Latency, s.Errors = pooled.Requests, pooled.Latency, pooled.Errors.Socket()
-	s.CheckFailures, s.CheckCauses = pooled.Errors.Validation, pooled.ErrorCauses[stats.Validation.String()]
 	s.RequestsPerS, s.ServerCPUUsPerRequest = rangeOf(rates).Median, rangeOf(cpu).Median
 	s.Warnings = pooled.Warnings
 	return s, nil
+}
+
+// addCheckFailures adds a run's failed checks to the summary.
+func (s *OperationSummary) addCheckFailures(op OperationRun) {
+	s.CheckFailures += op.CheckFailures
+	for cause, n := range op.CheckCauses {
+		if s.CheckCauses == nil {
+			s.CheckCauses = map[string]int64{}
+		}
+		s.CheckCauses[cause] += n
+	}
 }
 
 // rangeOf returns the minimum, median and maximum of vs; zeros for none.

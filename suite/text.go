@@ -31,9 +31,9 @@ func WriteText(w io.Writer, r *Report) error {
 			switch {
 			case s.Operation != op.Name:
 			case s.Runs == 0:
-				rows = append(rows, []string{s.Mode, "–", "", "", "", "", "", ""})
+				rows = append(rows, []string{s.Mode, requestsCell(s), "", "", "", "", "", ""})
 			default:
-				row := append([]string{s.Mode, stats.FormatCount(s.Requests)}, latencyCells(s.Latency)...)
+				row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
 				rows = append(rows, append(row, stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)))
 			}
 		}

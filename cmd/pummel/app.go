@@ -16,6 +16,7 @@ const (
 	exitOK          = 0
 	exitFailed      = 1 // the run could not be carried out
 	exitUsage       = 2 // bad usage or input
+	exitCondition   = 3 // the run finished but a pass/fail condition failed
 	exitInterrupted = 130
 )
 

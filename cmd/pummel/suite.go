@@ -3,8 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/pummel-dev/pummel/machine"
 	"github.com/pummel-dev/pummel/suite"
@@ -44,7 +43,8 @@ func suiteCommand(stdout, stderr io.Writer) *cli.Command {
 	}
 }
 
-// run loads the plan, runs it, writes everything, then reports failures.
+// run loads the plan and checks the output directory, runs the plan,
+// writes everything it can, then reports what failed.
 func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer) error {
 	if o.runs < 0 || o.runs > suite.MaxRuns {
 		return usageError{fmt.Sprintf("--runs: %d, want between 1 and %d", o.runs, suite.MaxRuns)}
@@ -53,53 +53,58 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	if err := suite.CheckDir(o.dir); err != nil {
+		return usageError{fmt.Sprintf("-o %s: %v", o.dir, err)}
+	}
 	opt := suite.Options{Dir: o.dir, Runs: o.runs, Version: machine.Version(version)}
 	if !o.quiet {
 		opt.Progress = stderr
 	}
 	rep, runErr := suite.Run(c.Context, s, opt)
-	if err := writeSuite(rep, o.dir, stdout); err != nil {
-		return exitError{exitFailed, err.Error()}
+	written, fileErrs := suite.WriteFiles(o.dir, rep)
+	var errs []error
+	for _, err := range fileErrs {
+		errs = append(errs, fmt.Errorf("-o %w", err))
 	}
-	return suiteOutcome(rep, runErr, o.dir)
+	if err := writeSuiteSummary(stdout, rep, written); err != nil {
+		errs = append(errs, fmt.Errorf("standard output: %w", err))
+	}
+	return suiteOutcome(rep, runErr, errs, stderr)
 }
 
-// suiteOutcome is the exit: 130 when interrupted, 1 when a run could not
-// be carried out or a check failed, else 0.
-func suiteOutcome(rep *suite.Report, runErr error, dir string) error {
+// suiteOutcome prints one line per output that could not be written and
+// decides the exit: 130 when interrupted; 1 when a run could not be
+// carried out or an output not written; 3, with one line per operation
+// and mode whose responses failed a check, when the checks failed; else 0.
+func suiteOutcome(rep *suite.Report, runErr error, writeErrs []error, stderr io.Writer) error {
+	for _, err := range writeErrs {
+		fmt.Fprintf(stderr, "pummel: %v\n", err)
+	}
+	failures := rep.Failures()
 	switch {
 	case rep.Interrupted:
 		return exitError{code: exitInterrupted}
 	case runErr != nil:
 		return exitError{exitFailed, "suite: " + runErr.Error()}
-	case rep.CheckFailures > 0:
-		return exitError{exitFailed, fmt.Sprintf("suite: %d responses failed a check (see %s)", rep.CheckFailures, filepath.Join(dir, "suite.md"))}
+	case len(writeErrs) > 0:
+		return exitError{code: exitFailed}
+	case len(failures) > 0:
+		for _, line := range failures {
+			fmt.Fprintf(stderr, "pummel: suite: %s\n", line)
+		}
+		return exitError{code: exitCondition}
 	}
 	return nil
 }
 
-// writeSuite writes the report to DIR/suite.json and DIR/suite.md, and
-// its summary to stdout.
-func writeSuite(rep *suite.Report, dir string, stdout io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("-o %s: %w", dir, err)
-	}
-	files := []struct {
-		name  string
-		write func(io.Writer, *suite.Report) error
-	}{{"suite.json", suite.WriteJSON}, {"suite.md", suite.WriteMarkdown}}
-	for _, f := range files {
-		if err := writeReportFile(filepath.Join(dir, f.name), rep, f.write); err != nil {
-			return err
-		}
-	}
+// writeSuiteSummary writes the report's summary and the files written.
+func writeSuiteSummary(stdout io.Writer, rep *suite.Report, written []string) error {
 	if err := suite.WriteText(stdout, rep); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(stdout, "\nWritten: %s, %s\n", filepath.Join(dir, "suite.json"), filepath.Join(dir, "suite.md"))
+	if len(written) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(stdout, "\nWritten: %s\n", strings.Join(written, ", "))
 	return err
-}
-
-func writeReportFile(path string, rep *suite.Report, write func(io.Writer, *suite.Report) error) error {
-	return createFile("-o", path, func(w io.Writer) error { return write(w, rep) })
 }

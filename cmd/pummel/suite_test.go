@@ -139,7 +139,7 @@ func planFrom(t *testing.T, replace ...string) string {
 	return path
 }
 
-func TestSuiteFailedCheckExitsOneAfterWriting(t *testing.T) {
+func TestSuiteFailedCheckExitsThreeAfterWriting(t *testing.T) {
 	withPummelOnPath(t)
 	t.Setenv("PUMMEL_TEST_TOKEN", "tok-9f8e7d")
 	plan := planFrom(t, "runs: 2", "runs: 1",
@@ -148,8 +148,8 @@ func TestSuiteFailedCheckExitsOneAfterWriting(t *testing.T) {
 		"url: http://127.0.0.1:{port}/bytes/1024", "url: http://127.0.0.1:{port}/bytes/1024?token=${PUMMEL_TEST_TOKEN}")
 	dir := t.TempDir()
 	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
-	if code != exitFailed || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "50 responses failed a check") {
-		t.Fatalf("exit %d, stderr %q: want 1 and one line", code, stderr)
+	if code != exitCondition || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "operation empty, mode fast: 50 of 50 responses failed a check") {
+		t.Fatalf("exit %d, stderr %q: want 3 and one line", code, stderr)
 	}
 	rep := readReport(t, dir)
 	if rep.CheckFailures != 50 || len(rep.Runs) != 1 {
@@ -260,4 +260,92 @@ func lineOf(t *testing.T, path, text string) int {
 	}
 	t.Fatalf("%s lacks %q", path, text)
 	return 0
+}
+
+// statusPlan runs `pummel serve`: two operations whose statuses fail
+// their checks, explicit and default, and one that depends on the second.
+const statusPlan = `server:
+  command: [pummel, serve, "--addr=127.0.0.1:{port}"]
+  ready: {url: "http://127.0.0.1:{port}/"}
+  settle: 0s
+operations:
+  - {name: explicit, url: "http://127.0.0.1:{port}/status/500", checks: {status: 200}, load: {sequential: {requests: 20}}}
+  - {name: default, url: "http://127.0.0.1:{port}/status/503", load: {closed: {connections: 2, requests: 30}}}
+  - {name: after, url: "http://127.0.0.1:{port}/", depends_on: default, load: {sequential: {requests: 20}}}
+`
+
+func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
+	withPummelOnPath(t)
+	plan := filepath.Join(t.TempDir(), "plan.yaml")
+	if err := os.WriteFile(plan, []byte(statusPlan), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	wantLines := []string{
+		"pummel: suite: operation explicit, mode default: 20 of 20 responses failed a check (20 × unexpected status 500)\n",
+		"pummel: suite: operation default, mode default: 30 of 30 responses failed a check (30 × unexpected status 503)\n",
+	}
+	if code != exitCondition || stderr != strings.Join(wantLines, "") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant 3 and:\n%s", code, stderr, strings.Join(wantLines, ""))
+	}
+	rep := readReport(t, dir)
+	if ops := rep.Runs[0].Operations; rep.CheckFailures != 50 || ops[2].Result != nil || !strings.Contains(ops[2].Skipped, "default") {
+		t.Errorf("%d check failures, after: %+v; want 50 and after skipped", rep.CheckFailures, ops[2])
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "suite.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**Check failures: 50**", "- default: 20 × unexpected status 500", "- default: 30 × unexpected status 503",
+		"| default | skipped in 1 run |", "| 0 | 20 |", "| 0 | 30 |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{"skipped in 1 run", "50 responses failed a check"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestSuiteOutputDirCheckedBeforeLoad(t *testing.T) {
+	withPummelOnPath(t)
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(file, "results")
+	began := time.Now()
+	code, stdout, stderr := pummel(t.Context(), "suite", examplePlan, "-o", dir)
+	if want := "pummel: -o " + dir + ": not a directory\n"; code != exitUsage || stderr != want || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("took %s: the plan ran before the check", took)
+	}
+}
+
+func TestSuiteWritesEveryOutputItCan(t *testing.T) {
+	withPummelOnPath(t)
+	plan := planFrom(t, "runs: 2", "runs: 1", "  - name: slow\n    args: [--delay=2ms]\n", "")
+	dir := t.TempDir()
+	blocked := filepath.Join(dir, "suite.json")
+	if err := os.Mkdir(blocked, 0o755); err != nil { // a rename cannot replace a directory
+		t.Fatal(err)
+	}
+	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	if code != exitFailed || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "pummel: -o "+blocked+": ") {
+		t.Errorf("exit %d, stderr %q: want 1 and one line naming %s", code, stderr, blocked)
+	}
+	if md, err := os.ReadFile(filepath.Join(dir, "suite.md")); err != nil || !strings.Contains(string(md), "**Environment:**") {
+		t.Errorf("suite.md not written whole: %v", err)
+	}
+	if want := "Written: " + filepath.Join(dir, "suite.md") + "\n"; !strings.Contains(stdout, "bytes-1k") || !strings.HasSuffix(stdout, want) {
+		t.Errorf("summary:\n%s\nwant it to end %q", stdout, want)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
 }
