@@ -20,7 +20,7 @@ import (
 // loader runs the load command (and demo) with the parsed options.
 type loader struct {
 	opts           *options
-	args           []string // the command line as typed, for the record
+	rec            *record // the command line as outputs show it
 	stdout, stderr io.Writer
 }
 
@@ -99,7 +99,8 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res.Config = l.opts.runConfig(cfg, l.args)
+	res.Config = l.rec.runConfig(cfg)
+	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
 		if b, err := proc.DescribeBinary(proc.ServerBinary(plan.exec.Command)); err == nil {

@@ -212,9 +212,9 @@ func TestOpenLoopCommandLine(t *testing.T) {
 }
 
 func TestSubcommandFlagsTakeTheirValues(t *testing.T) {
-	app := newApp(nil, io.Discard, io.Discard)
+	app := newApp(&record{}, io.Discard, io.Discard)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--delay", "2ms"}
-	got := normalizeArgs(args, specOf(flagsFor(app, args)), commandNames(app))
+	got := normalizeArgs(scanArgs(args, specOf(flagsFor(app, args)), commandNames(app)))
 	if strings.Join(got, " ") != "serve --addr 127.0.0.1:0 --delay 2ms" {
 		t.Errorf("normalized to %q: serve's own flags must keep their values", got)
 	}
