@@ -8,6 +8,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -134,7 +135,7 @@ func (c *Config) Validate() error {
 	case c.Warmup > 0 && c.Requests > 0 && len(c.Rates) == 0:
 		return errors.New("warmup: with a request count, warm up by count (--warmup-requests)")
 	}
-	return c.validateRates()
+	return cmp.Or(c.checkRequest(), c.validateRates())
 }
 
 // validateRates checks the open-loop settings.

@@ -56,18 +56,20 @@ func parseStatuses(s string) ([]engine.StatusRange, error) {
 	return out, nil
 }
 
-// parseHeader reads "Name: value".
+// parseHeader reads "Name: value"; engine.CheckHeader checks what it holds.
 func parseHeader(s string) (engine.Header, error) {
 	name, value, ok := strings.Cut(s, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-		return engine.Header{}, fmt.Errorf("%q is not a header (example: \"Accept: text/html\")", s)
+		// Quote the first word only: without a colon, the value (a
+		// credential, perhaps) cannot be told from the name.
+		first, _, more := strings.Cut(s, " ")
+		if more {
+			first += " …"
+		}
+		return engine.Header{}, fmt.Errorf("%q is not a header (example: \"Accept: text/html\")", first)
 	}
-	value = strings.TrimSpace(value)
-	if strings.ContainsAny(value, "\r\n") {
-		return engine.Header{}, fmt.Errorf("header %q: the value holds a line break", name)
-	}
-	return engine.Header{Name: name, Value: value}, nil
+	return engine.Header{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
 // parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M
