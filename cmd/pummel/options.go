@@ -21,6 +21,7 @@ type options struct {
 
 	keepAlive, noKeepAlive bool
 	method, body, bodyFile string
+	maxBody                string
 	contentType            string
 	headers                cli.StringSlice
 	expectStatus           string
@@ -206,17 +207,9 @@ func (o *options) request(c *engine.Config) error {
 		}
 	}
 	c.Method = o.method
-	switch {
-	case o.body != "" && o.bodyFile != "":
-		return usageError{"-b/--body and --body-file: give one or the other"}
-	case o.body != "":
-		c.Body = []byte(o.body)
-	case o.bodyFile != "":
-		b, err := os.ReadFile(o.bodyFile)
-		if err != nil {
-			return badFlag("--body-file", err)
-		}
-		c.Body = b
+	var err error
+	if c.Body, err = o.requestBody(); err != nil {
+		return err
 	}
 	for _, h := range o.headers.Value() {
 		hdr, err := parseHeader(h)
@@ -235,7 +228,6 @@ func (o *options) request(c *engine.Config) error {
 		}
 		c.Headers = append(c.Headers, hdr)
 	}
-	var err error
 	if o.expectStatus != "" {
 		if c.Expect.Status, err = parseStatuses(o.expectStatus); err != nil {
 			return badFlag("--expect-status", err)
