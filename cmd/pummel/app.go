@@ -30,32 +30,35 @@ func (e exitError) Error() string { return e.msg }
 // run is pummel: it parses args, does the work and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rec := &record{}
-	app := newApp(rec, stdout, stderr)
+	app := newApp(rec, &stdoutWriter{w: stdout}, stderr)
 	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	*rec = recordArgs(scanned)
 	err := app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
 	return report(err, *rec, stderr)
 }
 
-// report prints err as one line, secrets scrubbed, and returns its exit
-// code.
+// report prints err, one line per failure with secrets scrubbed, and
+// returns its exit code.
 func report(err error, rec record, stderr io.Writer) int {
 	var usage usageError
 	var exit exitError
+	code, msg := exitFailed, ""
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "pummel: %s\n", rec.text(usage.msg))
-		return exitUsage
+		code, msg = exitUsage, usage.msg
 	case errors.As(err, &exit):
-		if exit.msg != "" {
-			fmt.Fprintf(stderr, "pummel: %s\n", rec.text(exit.msg))
-		}
-		return exit.code
+		code, msg = exit.code, exit.msg
+	default:
+		msg = err.Error()
 	}
-	fmt.Fprintf(stderr, "pummel: %s\n", rec.text(err.Error()))
-	return exitFailed
+	if msg != "" {
+		for line := range strings.SplitSeq(msg, "\n") {
+			fmt.Fprintf(stderr, "pummel: %s\n", rec.text(line))
+		}
+	}
+	return code
 }
 
 // newApp builds the command tree; rec is filled in before it runs.

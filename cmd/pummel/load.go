@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -72,6 +71,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}
+	if err := checkOutputs(l.opts.files()); err != nil {
+		return err
+	}
 	plan, err := l.opts.watchPlan()
 	if err != nil {
 		return err
@@ -107,16 +109,22 @@ func (l *loader) load(c *cli.Context) error {
 			res.Environment.Binary = &b
 		}
 	}
-	if err := l.write(res); err != nil {
+	err = errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res))
+	switch {
+	case res.Interrupted:
+		return exitError{exitInterrupted, errorText(err)}
+	case err != nil:
 		return exitError{exitFailed, err.Error()}
-	}
-	if err := l.scriptDone(cfg, res); err != nil {
-		return exitError{exitFailed, err.Error()}
-	}
-	if res.Interrupted {
-		return exitError{code: exitInterrupted}
 	}
 	return nil
+}
+
+// errorText is err's text, or "" for none.
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // runOnce runs the engine, mapping its errors to exit codes.
@@ -131,47 +139,6 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 		return res, exitError{exitFailed, err.Error()} // names host:port, never credentials
 	}
 	return res, usageError{err.Error()}
-}
-
-// write renders res to stdout in --format and to every -o file.
-func (l *loader) write(res stats.Result) error {
-	if err := renderers[l.opts.format](l.stdout, res, l.opts); err != nil {
-		return fmt.Errorf("writing the result: %w", err)
-	}
-	for _, path := range l.opts.outputs.Value() {
-		if err := writeFile(path, res, l.opts); err != nil {
-			return err
-		}
-	}
-	if l.opts.hdrLog != "" {
-		return writeHdrLog(l.opts.hdrLog, res)
-	}
-	return nil
-}
-
-func writeFile(path string, res stats.Result, o *options) error {
-	return createFile("-o", path, func(w io.Writer) error { return renderers[formatOf(path)](w, res, o) })
-}
-
-func writeHdrLog(path string, res stats.Result) error {
-	return createFile("--hdr-log", path, func(w io.Writer) error { return stats.WriteHdrLog(w, res) })
-}
-
-// createFile creates path and fills it with write; an error names the flag
-// that asked for the file, and the path.
-func createFile(flag, path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return nil
 }
 
 // renderers maps --format names to the stats renderers.
