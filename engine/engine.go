@@ -8,6 +8,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -142,7 +143,7 @@ func (c *Config) Validate() error {
 	case c.Engine == EngineLoop && c.loopCan() != nil:
 		return c.loopCan()
 	}
-	return c.validateRates()
+	return cmp.Or(c.checkRequest(), c.validateRates())
 }
 
 // validateRates checks the open-loop settings.

@@ -30,35 +30,42 @@ func (e exitError) Error() string { return e.msg }
 
 // run is pummel: it parses args, does the work and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(args, stdout, stderr)
-	args = normalizeArgs(args, specOf(flagsFor(app, args)), commandNames(app))
-	err := app.RunContext(ctx, append([]string{"pummel"}, args...))
-	return report(err, stderr)
+	rec := &record{}
+	app := newApp(rec, &stdoutWriter{w: stdout}, stderr)
+	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
+	*rec = recordArgs(scanned)
+	err := app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
+	return report(err, *rec, stderr)
 }
 
-// report prints err as one line and returns its exit code.
-func report(err error, stderr io.Writer) int {
+// report prints err, one line per failure with secrets scrubbed, and
+// returns its exit code.
+func report(err error, rec record, stderr io.Writer) int {
 	var usage usageError
 	var exit exitError
+	code, msg := exitFailed, ""
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "pummel: %s\n", usage.msg)
-		return exitUsage
+		code, msg = exitUsage, usage.msg
 	case errors.As(err, &exit):
-		if exit.msg != "" {
-			fmt.Fprintf(stderr, "pummel: %s\n", exit.msg)
-		}
-		return exit.code
+		code, msg = exit.code, exit.msg
+	default:
+		msg = err.Error()
 	}
-	fmt.Fprintf(stderr, "pummel: %s\n", err)
-	return exitFailed
+	if msg != "" {
+		for line := range strings.SplitSeq(msg, "\n") {
+			fmt.Fprintf(stderr, "pummel: %s\n", rec.text(line))
+		}
+	}
+	return code
 }
 
-func newApp(args []string, stdout, stderr io.Writer) *cli.App {
+// newApp builds the command tree; rec is filled in before it runs.
+func newApp(rec *record, stdout, stderr io.Writer) *cli.App {
 	var o options
-	load := &loader{opts: &o, args: args, stdout: stdout, stderr: stderr}
+	load := &loader{opts: &o, rec: rec, stdout: stdout, stderr: stderr}
 	app := &cli.App{
 		Name:                      "pummel",
 		Usage:                     "an HTTP/1.1 load generator",

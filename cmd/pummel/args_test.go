@@ -38,7 +38,7 @@ func TestNormalizeArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := normalizeArgs(tt.in, spec, commands)
+			got := normalizeArgs(scanArgs(tt.in, spec, commands))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("normalizeArgs(%q) = %q, want %q", tt.in, got, tt.want)
 			}

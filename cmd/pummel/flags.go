@@ -28,6 +28,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.headers, Usage: "request header `\"Name: value\"` (repeatable)"},
 		&cli.StringFlag{Name: "body", Aliases: []string{"b"}, Destination: &o.body, Usage: "request `BODY`"},
 		&cli.StringFlag{Name: "body-file", Destination: &o.bodyFile, Usage: "read the request body from `FILE`"},
+		&cli.StringFlag{Name: "max-body", Value: defaultMaxBody, Destination: &o.maxBody, Usage: "refuse request bodies over `SIZE` (64k, 64M ×1000; 64KiB, 64MiB ×1024)"},
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Usage: "Content-Type `TYPE` of the body"},
 		&cli.StringFlag{Name: "script", Aliases: []string{"s"}, Destination: &o.script, Usage: "wrk Lua script `FILE`; arguments after -- go to its init(args)"},
 		&cli.StringSliceFlag{Name: "pid", Destination: &o.pids, Usage: "watch the server process `PID`: idle, peak and after-load RSS, CPU per request (repeatable)"},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -20,7 +19,7 @@ import (
 // loader runs the load command (and demo) with the parsed options.
 type loader struct {
 	opts           *options
-	args           []string // the command line as typed, for the record
+	rec            *record // the command line as outputs show it
 	stdout, stderr io.Writer
 
 	record    stats.RunConfig // what runs, as the header and every output say it
@@ -75,6 +74,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}
+	if err := checkOutputs(l.opts.files()); err != nil {
+		return err
+	}
 	plan, err := l.opts.watchPlan()
 	if err != nil {
 		return err
@@ -88,7 +90,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
-	l.record = l.opts.runConfig(cfg, l.args)
+	l.record = l.rec.runConfig(cfg)
 	l.record.Runs = plan.runs
 	progress := newProgress(l.stderr, l.opts.quiet)
 	if progress != nil {
@@ -105,25 +107,32 @@ func (l *loader) load(c *cli.Context) error {
 		return err
 	}
 	res.Config = l.record
+	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
 		if b, err := proc.DescribeBinary(proc.ServerBinary(plan.exec.Command)); err == nil {
 			res.Environment.Binary = &b
 		}
 	}
-	if err := l.write(res); err != nil {
+	err = errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res))
+	switch {
+	case res.Interrupted:
+		return exitError{exitInterrupted, errorText(err)}
+	case err != nil:
 		return exitError{exitFailed, err.Error()}
-	}
-	if err := l.scriptDone(cfg, res); err != nil {
-		return exitError{exitFailed, err.Error()}
-	}
-	if res.Interrupted {
-		return exitError{code: exitInterrupted}
 	}
 	if res.Requests == 0 { // the figures are written, but the run measured nothing
 		return exitError{exitFailed, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors)}
 	}
 	return nil
+}
+
+// errorText is err's text, or "" for none.
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // runOnce runs the engine, mapping its errors to exit codes.
@@ -161,22 +170,6 @@ func (l *loader) announce() {
 	}
 }
 
-// write renders res to stdout in --format and to every -o file.
-func (l *loader) write(res stats.Result) error {
-	if err := l.writeStdout(res); err != nil {
-		return fmt.Errorf("writing the result: %w", err)
-	}
-	for _, path := range l.opts.outputs.Value() {
-		if err := writeFile(path, res, l.opts); err != nil {
-			return err
-		}
-	}
-	if l.opts.hdrLog != "" {
-		return writeHdrLog(l.opts.hdrLog, res)
-	}
-	return nil
-}
-
 // writeStdout renders res to stdout in --format; text leaves out the
 // header that announce wrote there.
 func (l *loader) writeStdout(res stats.Result) error {
@@ -184,31 +177,6 @@ func (l *loader) writeStdout(res stats.Result) error {
 		return stats.WriteText(l.stdout, res, stats.TextOptions{Latency: l.opts.latency, SkipHeader: l.announced})
 	}
 	return renderers[l.opts.format](l.stdout, res, l.opts)
-}
-
-func writeFile(path string, res stats.Result, o *options) error {
-	return createFile("-o", path, func(w io.Writer) error { return renderers[formatOf(path)](w, res, o) })
-}
-
-func writeHdrLog(path string, res stats.Result) error {
-	return createFile("--hdr-log", path, func(w io.Writer) error { return stats.WriteHdrLog(w, res) })
-}
-
-// createFile creates path and fills it with write; an error names the flag
-// that asked for the file, and the path.
-func createFile(flag, path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return nil
 }
 
 // renderers maps --format names to the stats renderers.

@@ -69,6 +69,16 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"warm-up requests without -n", []string{"--warmup-requests", "5", "http://127.0.0.1:1/"}, "--warmup-requests"},
 		{"bad warm-up", []string{"--warmup", "soon", "http://127.0.0.1:1/"}, "--warmup"},
 		{"cert without key", []string{"--cert", "c.pem", "https://127.0.0.1:1/"}, "--cert"},
+		{"method holding a request line", []string{"-m", "GET /x HTTP/1.1", "http://127.0.0.1:1/"}, "-m/--method"},
+		{"method with a line break", []string{"-m", "GET\r\n", "http://127.0.0.1:1/"}, "-m/--method"},
+		{"chunked request", []string{"-b", "x", "-H", "Transfer-Encoding: chunked", "http://127.0.0.1:1/"}, "-H/--header"},
+		{"header value with a line break", []string{"-H", "X-A: b\r\nX-Injected: 1", "http://127.0.0.1:1/"}, "-H/--header"},
+		{"header name with a separator", []string{"-H", "X(a): b", "http://127.0.0.1:1/"}, "-H/--header"},
+		{"content length other than the body", []string{"-b", "abc", "-H", "Content-Length: 9", "http://127.0.0.1:1/"}, "-H/--header"},
+		{"content type with a line break", []string{"-T", "text/plain\nX: y", "http://127.0.0.1:1/"}, "-T/--content-type"},
+		{"space in the URL path", []string{"http://127.0.0.1:1/a b"}, "URL"},
+		{"space in the URL query", []string{"http://127.0.0.1:1/?q=a b"}, "URL"},
+		{"control character in the URL", []string{"http://127.0.0.1:1/\x7f"}, "URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,9 +222,9 @@ func TestOpenLoopCommandLine(t *testing.T) {
 }
 
 func TestSubcommandFlagsTakeTheirValues(t *testing.T) {
-	app := newApp(nil, io.Discard, io.Discard)
+	app := newApp(&record{}, io.Discard, io.Discard)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--delay", "2ms"}
-	got := normalizeArgs(args, specOf(flagsFor(app, args)), commandNames(app))
+	got := normalizeArgs(scanArgs(args, specOf(flagsFor(app, args)), commandNames(app)))
 	if strings.Join(got, " ") != "serve --addr 127.0.0.1:0 --delay 2ms" {
 		t.Errorf("normalized to %q: serve's own flags must keep their values", got)
 	}

@@ -21,6 +21,7 @@ type options struct {
 
 	keepAlive, noKeepAlive bool
 	method, body, bodyFile string
+	maxBody                string
 	contentType            string
 	headers                cli.StringSlice
 	expectStatus           string
@@ -83,6 +84,11 @@ func (o *options) config() (engine.Config, error) {
 func parseTarget(s string) (*url.URL, error) {
 	if s == "" {
 		return nil, usageError{"URL: missing; usage: pummel [flags] http://host:port/path"}
+	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		// url.Parse would escape a space in the path and keep one in the
+		// query raw, breaking the request line: refuse both.
+		return nil, usageError{fmt.Sprintf("URL: %q holds a space or control character; escape it (a space is %%20)", redact.URL(s))}
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -193,32 +199,35 @@ func orRange(err error, s string, hi int) error {
 	return fmt.Errorf("%q must be between 1 and %d", s, hi)
 }
 
-// request reads the method, headers and body.
+// request reads the method, headers and body, and the response checks.
 func (o *options) request(c *engine.Config) error {
+	if o.method != "" {
+		if err := engine.CheckMethod(o.method); err != nil {
+			return badFlag("-m/--method", err)
+		}
+	}
 	c.Method = o.method
+	var err error
+	if c.Body, err = o.requestBody(); err != nil {
+		return err
+	}
 	for _, h := range o.headers.Value() {
 		hdr, err := parseHeader(h)
+		if err == nil {
+			err = engine.CheckHeader(hdr, len(c.Body))
+		}
 		if err != nil {
 			return badFlag("-H/--header", err)
 		}
 		c.Headers = append(c.Headers, hdr)
 	}
 	if o.contentType != "" {
-		c.Headers = append(c.Headers, engine.Header{Name: "Content-Type", Value: o.contentType})
-	}
-	switch {
-	case o.body != "" && o.bodyFile != "":
-		return usageError{"-b/--body and --body-file: give one or the other"}
-	case o.body != "":
-		c.Body = []byte(o.body)
-	case o.bodyFile != "":
-		b, err := os.ReadFile(o.bodyFile)
-		if err != nil {
-			return badFlag("--body-file", err)
+		hdr := engine.Header{Name: "Content-Type", Value: o.contentType}
+		if err := engine.CheckHeader(hdr, len(c.Body)); err != nil {
+			return badFlag("-T/--content-type", err)
 		}
-		c.Body = b
+		c.Headers = append(c.Headers, hdr)
 	}
-	var err error
 	if o.expectStatus != "" {
 		if c.Expect.Status, err = parseStatuses(o.expectStatus); err != nil {
 			return badFlag("--expect-status", err)

@@ -33,6 +33,32 @@ func parseCount(s string) (int64, error) {
 	return int64(f * mult), nil
 }
 
+// binarySuffixes are the size suffixes that count in powers of 1024.
+var binarySuffixes = []struct {
+	suffix string
+	mult   float64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}}
+
+// parseSize reads a byte count: a count ("65536", "64k", "64M", "1G",
+// ×1000 as for -c, with an optional B: "64MB") or a binary size ("64KiB",
+// "64MiB", "1GiB", ×1024).
+func parseSize(s string) (int64, error) {
+	for _, b := range binarySuffixes {
+		if num, ok := strings.CutSuffix(s, b.suffix); ok {
+			f, err := strconv.ParseFloat(num, 64)
+			if err != nil || f < 0 || f*b.mult > math.MaxInt64/2 || f*b.mult != math.Trunc(f*b.mult) {
+				break
+			}
+			return int64(f * b.mult), nil
+		}
+	}
+	n, err := parseCount(strings.TrimSuffix(s, "B"))
+	if err != nil || s == "B" {
+		return 0, fmt.Errorf("%q is not a size (examples: 65536, 64k, 64MiB, 1G)", s)
+	}
+	return n, nil
+}
+
 // parseDuration reads a duration: a Go duration ("500ms", "10s", "5m",
 // "1h") or bare seconds ("30", "1.5").
 func parseDuration(s string) (time.Duration, error) {
@@ -56,18 +82,20 @@ func parseStatuses(s string) ([]engine.StatusRange, error) {
 	return out, nil
 }
 
-// parseHeader reads "Name: value".
+// parseHeader reads "Name: value"; engine.CheckHeader checks what it holds.
 func parseHeader(s string) (engine.Header, error) {
 	name, value, ok := strings.Cut(s, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-		return engine.Header{}, fmt.Errorf("%q is not a header (example: \"Accept: text/html\")", s)
+		// Quote the first word only: without a colon, the value (a
+		// credential, perhaps) cannot be told from the name.
+		first, _, more := strings.Cut(s, " ")
+		if more {
+			first += " …"
+		}
+		return engine.Header{}, fmt.Errorf("%q is not a header (example: \"Accept: text/html\")", first)
 	}
-	value = strings.TrimSpace(value)
-	if strings.ContainsAny(value, "\r\n") {
-		return engine.Header{}, fmt.Errorf("header %q: the value holds a line break", name)
-	}
-	return engine.Header{Name: name, Value: value}, nil
+	return engine.Header{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
 // parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M

@@ -1,22 +1,118 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// runConfig is the load shape as it goes into every output, with secrets
-// redacted unless --show-secrets.
-func (o *options) runConfig(c engine.Config, args []string) stats.RunConfig {
-	rc := c.RunConfig()
-	rc.Command = "pummel " + redact.ShellQuote(args)
-	if !o.showSecrets {
-		rc.URL = redact.URL(rc.URL)
-		for i, h := range rc.Headers {
-			rc.Headers[i] = redact.Header(h)
+// record is what pummel's outputs say about the command line: the command
+// as typed with its secrets redacted, and the secret values found in it,
+// scrubbed from every other string that leaves the process (results,
+// error lines). With --show-secrets nothing is redacted.
+type record struct {
+	command string // "pummel …", as recorded in results
+	show    bool   // --show-secrets
+	secrets *redact.Secrets
+}
+
+// recordArgs reads the command line the parser read: each flag value
+// is redacted by what its flag holds, the URL by the URL rules, and the
+// script's arguments after "--" entirely, since pummel cannot know what a
+// script does with them (README's auth.lua takes credentials there).
+func recordArgs(args []argument) record {
+	r := record{secrets: &redact.Secrets{}}
+	for _, a := range args {
+		if a.flag == "show-secrets" {
+			r.show = !a.hasValue || a.value != "false"
 		}
-		rc.Command = "pummel " + redact.ShellQuote(redact.Args(args))
+	}
+	typed := make([]string, len(args))
+	for i, a := range args {
+		typed[i] = a.text
+		if r.show {
+			continue
+		}
+		switch {
+		case a.script:
+			r.secrets.Add(a.text)
+			r.secrets.Add(a.text[strings.LastIndexAny(a.text, ":=")+1:]) // the password of user:password
+			typed[i] = redact.Redacted
+		case a.positional:
+			typed[i] = r.secrets.URL(a.text)
+		case a.hasValue:
+			typed[i] = strings.TrimSuffix(a.text, a.value) + r.flagValue(a.flag, a.value)
+		}
+	}
+	r.command = strings.TrimSpace("pummel " + redact.ShellQuote(typed))
+	return r
+}
+
+// flagValue redacts the value of one flag by what the flag holds.
+func (r record) flagValue(flag, value string) string {
+	switch flag {
+	case "header":
+		return r.secrets.Header(value)
+	case "exec", "body":
+		return r.secrets.Command(value)
+	case "ready-url":
+		return r.secrets.URL(value)
+	}
+	if redact.SecretName(flag) {
+		r.secrets.Add(value)
+		return redact.Redacted
+	}
+	return value
+}
+
+// text returns a line of free text (an error message) as it may leave
+// the process.
+func (r record) text(s string) string {
+	if r.show {
+		return s
+	}
+	return r.secrets.Text(s)
+}
+
+// runConfig is the load shape as it goes into every output.
+func (r record) runConfig(c engine.Config) stats.RunConfig {
+	rc := c.RunConfig()
+	rc.Command = r.command
+	if !r.show {
+		rc.URL = r.secrets.URL(rc.URL)
+		for i, h := range rc.Headers {
+			rc.Headers[i] = r.secrets.Header(h)
+		}
 	}
 	return rc
+}
+
+// scrub removes the secret values from the free text of res: error
+// causes (a script's error may quote a header), warnings and exit reasons,
+// in every stage and run.
+func (r record) scrub(res *stats.Result) {
+	if r.show {
+		return
+	}
+	for class, causes := range res.ErrorCauses {
+		clean := make(map[string]int64, len(causes))
+		for cause, n := range causes {
+			clean[r.text(cause)] += n
+		}
+		res.ErrorCauses[class] = clean
+	}
+	for i, w := range res.Warnings {
+		res.Warnings[i] = r.text(w)
+	}
+	for i := range res.Server {
+		res.Server[i].ExitReason = r.text(res.Server[i].ExitReason)
+	}
+	for i := range res.Stages {
+		r.scrub(&res.Stages[i])
+	}
+	for i := range res.Runs {
+		r.scrub(&res.Runs[i])
+	}
 }

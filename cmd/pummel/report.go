@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -43,6 +44,10 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err := plots.check(o.outputs.Value()); err != nil {
 				return err
 			}
+			outs := o.files()
+			if err := checkOutputs(append(outs, plots.dirs(o.outputs.Value())...)); err != nil {
+				return err
+			}
 			rs, err := readResults(c.Args().Slice())
 			if err != nil {
 				return err
@@ -58,11 +63,10 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return usageError{fmt.Sprintf("report: %v", err)}
 			}
+			// The charts come first: the markdown links those written.
+			links, chartErr := plots.write(named(c.Args().Slice(), rs), o.outputs.Value())
 			l := &loader{opts: &o, stdout: stdout}
-			if err := l.write(res); err != nil {
-				return err
-			}
-			return plots.write(named(c.Args().Slice(), rs), o.outputs.Value())
+			return errors.Join(chartErr, l.writeResult(linkCharts(outs, links), res))
 		},
 	}
 }
@@ -81,41 +85,70 @@ func (p reportPlots) check(outputs []string) error {
 	return nil
 }
 
-// write draws the charts of results into --plot's directory and, with
-// --plots, into FILE-charts/ next to each markdown output, appending a
-// "Charts" section that links them to the markdown.
-func (p reportPlots) write(results []chart.Named, outputs []string) error {
+// dirs lists the chart directories for checkOutputs: --plot's, and with
+// --plots, FILE-charts/ next to each markdown output.
+func (p reportPlots) dirs(outputs []string) []output {
+	var outs []output
 	if p.dir != "" {
-		if _, err := chart.WriteAll(p.dir, results); err != nil {
-			return fmt.Errorf("--plot: %w", err)
-		}
-	}
-	if !p.markdown {
-		return nil
+		outs = append(outs, output{flag: "--plot", path: p.dir, dir: true})
 	}
 	for _, md := range outputs {
-		if !isMarkdown(md) {
-			continue
-		}
-		dir := strings.TrimSuffix(md, filepath.Ext(md)) + "-charts"
-		paths, err := chart.WriteAll(dir, results)
-		if err != nil {
-			return fmt.Errorf("--plots: %w", err)
-		}
-		if err := appendChartLinks(md, paths); err != nil {
-			return fmt.Errorf("--plots: -o %s: %w", md, err)
+		if p.markdown && isMarkdown(md) {
+			outs = append(outs, output{flag: "--plots", path: chartsDir(md), dir: true})
 		}
 	}
-	return nil
+	return outs
 }
 
-// appendChartLinks appends to the markdown file md a "Charts" section
-// showing the SVG charts, linked relative to md's directory.
-func appendChartLinks(md string, charts []string) error {
-	f, err := os.OpenFile(md, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return err
+// chartsDir is where --plots draws the charts of a markdown output.
+func chartsDir(md string) string { return strings.TrimSuffix(md, filepath.Ext(md)) + "-charts" }
+
+// write draws the charts of results into --plot's directory and, with
+// --plots, into FILE-charts/ next to each markdown output, returning the
+// charts drawn for each markdown output.
+func (p reportPlots) write(results []chart.Named, outputs []string) (map[string][]string, error) {
+	var errs []error
+	if p.dir != "" {
+		if _, err := chart.WriteAll(p.dir, results); err != nil {
+			errs = append(errs, fmt.Errorf("--plot: %w", err))
+		}
 	}
+	links := map[string][]string{}
+	for _, md := range outputs {
+		if !p.markdown || !isMarkdown(md) {
+			continue
+		}
+		paths, err := chart.WriteAll(chartsDir(md), results)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--plots: %w", err))
+		}
+		links[md] = paths
+	}
+	return links, errors.Join(errs...)
+}
+
+// linkCharts makes each markdown output end with a "Charts" section
+// showing its charts.
+func linkCharts(outs []output, links map[string][]string) []output {
+	for i, out := range outs {
+		charts := links[out.path]
+		if len(charts) == 0 {
+			continue
+		}
+		render := out.render
+		outs[i].render = func(w io.Writer, r stats.Result) error {
+			if err := render(w, r); err != nil {
+				return err
+			}
+			return writeChartLinks(w, charts)
+		}
+	}
+	return outs
+}
+
+// writeChartLinks writes a "Charts" section showing the SVG charts,
+// linked relative to the markdown file's directory.
+func writeChartLinks(w io.Writer, charts []string) error {
 	var b strings.Builder
 	b.WriteString("\n**Charts**\n")
 	for _, path := range charts {
@@ -125,10 +158,7 @@ func appendChartLinks(md string, charts []string) error {
 		rel := url.URL{Path: filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)} // escapes spaces
 		fmt.Fprintf(&b, "\n![%s](%s)\n", chartAlt(filepath.Base(path)), rel.String())
 	}
-	_, err = io.WriteString(f, b.String())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 

@@ -1,5 +1,3 @@
-// Package redact replaces secrets (credentials, cookies, keys, tokens, URL
-// passwords) in what pummel prints and writes, unless the user asks to see them.
 package redact
 
 import (
@@ -7,83 +5,162 @@ import (
 	"strings"
 )
 
-// Redacted replaces secret values in every output.
-const Redacted = "REDACTED"
+// Header returns "Name: value" with the value replaced when the name is
+// secret.
+func Header(h string) string { return (*Secrets)(nil).Header(h) }
 
-// SecretHeader reports whether a header's value is a secret: credentials,
-// cookies, and anything named like a key, token or secret.
-func SecretHeader(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "authorization", "proxy-authorization", "cookie", "set-cookie":
-		return true
+// URL returns the URL s with its password and the values of secret query
+// parameters replaced. It works on the text, so everything else stays as
+// written: the order and escaping of the query, and templates such as
+// http://127.0.0.1:{port}/ that url.Parse refuses.
+func URL(s string) string { return (*Secrets)(nil).URL(s) }
+
+// Command returns a command line (such as --exec's) with secrets replaced:
+// the values of flags named like secrets (--api-key=v, --api-key v),
+// of NAME=value assignments and name=value&… pairs with secret names,
+// of "Name: value" headers, and URL passwords and secret query values.
+func Command(s string) string { return (*Secrets)(nil).Command(s) }
+
+// Header is the package's Header, also remembering the secret value.
+func (s *Secrets) Header(h string) string {
+	name, value, ok := strings.Cut(h, ":")
+	if !ok || strings.TrimSpace(value) == "" || !SecretName(strings.TrimSpace(name)) {
+		return h
 	}
-	return strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret")
+	s.Add(strings.TrimSpace(value))
+	return name + ": " + Redacted
 }
 
-// SecretName reports whether a header, variable or query parameter name
-// looks like it holds a secret: a secret header's name, or one that
-// mentions a password.
-func SecretName(name string) bool {
-	return SecretHeader(name) || strings.Contains(strings.ToLower(name), "password")
-}
-
-// Header returns "Name: value" with a secret value replaced.
-func Header(h string) string {
-	name, _, ok := strings.Cut(h, ":")
-	if ok && SecretHeader(strings.TrimSpace(name)) {
-		return name + ": " + Redacted
-	}
-	return h
-}
-
-// URL replaces a URL's password and the values of query parameters
-// named like secrets.
-func URL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), Redacted)
-	}
-	if u.RawQuery != "" {
-		q := u.Query()
-		changed := false
-		for name := range q {
-			if SecretName(name) {
-				q.Set(name, Redacted)
-				changed = true
+// URL is the package's URL, also remembering the secret values.
+func (s *Secrets) URL(u string) string {
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		authority := rest
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			authority = rest[:i]
+		}
+		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+			if user, pass, hasPass := strings.Cut(authority[:at], ":"); hasPass {
+				s.addEscaped(pass)
+				u = scheme + "://" + user + ":" + Redacted + rest[at:]
 			}
 		}
-		if changed {
-			u.RawQuery = q.Encode()
-		}
 	}
-	return u.String()
+	base, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return u
+	}
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	u = base + "?" + s.pairs(query)
+	if hasFragment {
+		u += "#" + fragment
+	}
+	return u
 }
 
-// Args returns the command line with secrets replaced, as the user
-// typed it otherwise.
-func Args(args []string) []string {
-	out := make([]string, len(args))
-	headerNext := false
-	for i, a := range args {
-		switch {
-		case headerNext:
-			out[i] = Header(a)
-		case strings.HasPrefix(a, "--header="):
-			out[i] = "--header=" + Header(a[len("--header="):])
-		case strings.HasPrefix(a, "-H") && len(a) > 2 && a[2] != '-':
-			out[i] = "-H" + Header(strings.TrimPrefix(a[2:], "="))
-		case strings.Contains(a, "://"):
-			out[i] = URL(a)
-		default:
-			out[i] = a
+// pairs redacts the secret values of name=value pairs joined by "&", in
+// their order, with names compared unescaped.
+func (s *Secrets) pairs(q string) string {
+	parts := strings.Split(q, "&")
+	for i, p := range parts {
+		name, value, ok := strings.Cut(p, "=")
+		if plain, err := url.QueryUnescape(name); err == nil {
+			name = plain
 		}
-		headerNext = a == "-H" || a == "--header" || a == "-header"
+		if ok && value != "" && SecretName(name) {
+			s.addEscaped(value)
+			parts[i] = p[:len(p)-len(value)] + Redacted
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// Command is the package's Command, also remembering the secret values.
+func (s *Secrets) Command(c string) string {
+	var b strings.Builder
+	secretNext := false // the previous word was a secret flag awaiting its value
+	last := 0
+	for _, w := range words(c, true) {
+		word := c[w.start:w.end]
+		b.WriteString(c[last:w.start])
+		last = w.end
+		if secretNext && !strings.HasPrefix(word, "-") {
+			s.Add(unquote(word))
+			b.WriteString(Redacted)
+			secretNext = false
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(word, "-"), "=")
+		secretNext = strings.HasPrefix(word, "-") && !hasValue && SecretName(name)
+		b.WriteString(s.word(word))
+	}
+	b.WriteString(c[last:])
+	return b.String()
+}
+
+// word redacts one word of a command line or of free text: a URL, a
+// --flag=value, NAME=value or name=value&… pairs, or a quoted
+// "Name: value" header (quoted words occur in command lines only).
+func (s *Secrets) word(w string) string {
+	plain := unquote(w)
+	switch {
+	case strings.Contains(w, "://"):
+		return s.URL(w)
+	case strings.HasPrefix(w, "-"):
+		if name, value, ok := strings.Cut(strings.TrimLeft(plain, "-"), "="); ok && value != "" && SecretName(name) {
+			s.Add(value)
+			return plain[:len(plain)-len(value)] + Redacted
+		}
+	case strings.Contains(w, "="):
+		if r := s.pairs(plain); r != plain {
+			return r
+		}
+	case plain != w && strings.Contains(plain, ": "):
+		// A quoted header ('X-Token: t'); unquoted, "a.lua:3:" is no header.
+		if r := s.Header(plain); r != plain {
+			return ShellQuote([]string{r})
+		}
+	}
+	return w
+}
+
+// span is where one word lies in a string.
+type span struct{ start, end int }
+
+// words splits s at blanks; with shell set, not at blanks within quotes,
+// as a shell would (the quotes stay in the words). Quotes in prose are not
+// shell quotes: "don't" opens none.
+func words(s string, shell bool) []span {
+	var out []span
+	start, quote := -1, byte(0)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case shell && (ch == '\'' || ch == '"'):
+			quote = ch
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if start >= 0 {
+				out = append(out, span{start, i})
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, span{start, len(s)})
 	}
 	return out
+}
+
+// unquote drops a shell word's quotes.
+func unquote(w string) string {
+	return strings.NewReplacer(`'`, "", `"`, "").Replace(w)
 }
 
 // ShellQuote joins args into a command line a shell would read back.

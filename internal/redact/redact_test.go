@@ -1,16 +1,50 @@
 package redact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
+
+func TestSecretName(t *testing.T) {
+	tests := []struct {
+		name   string
+		secret bool
+	}{
+		{"Authorization", true},
+		{"Proxy-Authorization", true},
+		{"X-Auth", true},
+		{"X-Password", true},
+		{"passwd", true},
+		{"X-Session", true},
+		{"Cookie", true},
+		{"Set-Cookie", true},
+		{"X-Api-Key", true},
+		{"api-token", true},
+		{"X-Client-Secret", true},
+		{"sig", true},
+		{"X-Amz-Signature", true},
+		{"X-Amz-Credential", true},
+		{"Accept", false},
+		{"Content-Type", false},
+		{"connections", false},
+		{"q", false},
+	}
+	for _, tt := range tests {
+		if got := SecretName(tt.name); got != tt.secret {
+			t.Errorf("SecretName(%q) = %v, want %v", tt.name, got, tt.secret)
+		}
+	}
+}
 
 func TestHeader(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Authorization: Bearer abc", "Authorization: REDACTED"},
 		{"cookie: a=b", "cookie: REDACTED"},
-		{"Proxy-Authorization: Basic x", "Proxy-Authorization: REDACTED"},
 		{"X-Api-Key: k", "X-Api-Key: REDACTED"},
-		{"X-Auth-Token: t", "X-Auth-Token: REDACTED"},
-		{"X-Client-Secret: s", "X-Client-Secret: REDACTED"},
+		{"X-Password: p", "X-Password: REDACTED"},
+		{"X-Session: s", "X-Session: REDACTED"},
 		{"Accept: text/html", "Accept: text/html"},
+		{"X-Auth:", "X-Auth:"},
 		{"no colon", "no colon"},
 	}
 	for _, tt := range tests {
@@ -25,9 +59,14 @@ func TestURL(t *testing.T) {
 		{"http://u:pw@h/x", "http://u:REDACTED@h/x"},
 		{"http://u@h/x", "http://u@h/x"},
 		{"http://h/x?api_key=1&q=2", "http://h/x?api_key=REDACTED&q=2"},
-		{"http://h/x?token=1", "http://h/x?token=REDACTED"},
+		{"http://h/x?z=1&token=2&a=3", "http://h/x?z=1&token=REDACTED&a=3"},
 		{"http://h/x?q=1", "http://h/x?q=1"},
-		{"http://h/x?db_password=1&q=2", "http://h/x?db_password=REDACTED&q=2"},
+		{"http://h/x?db_password=1&q=2#frag", "http://h/x?db_password=REDACTED&q=2#frag"},
+		{"http://h/s3?X-Amz-Signature=abc&X-Amz-Date=1", "http://h/s3?X-Amz-Signature=REDACTED&X-Amz-Date=1"},
+		{"http://h/x?sig=abc", "http://h/x?sig=REDACTED"},
+		{"http://h/x?%74oken=abc", "http://h/x?%74oken=REDACTED"},
+		{"http://u:pw@127.0.0.1:{port}/x", "http://u:REDACTED@127.0.0.1:{port}/x"},
+		{"http://h/a@b:c", "http://h/a@b:c"},
 	}
 	for _, tt := range tests {
 		if got := URL(tt.in); got != tt.want {
@@ -36,16 +75,57 @@ func TestURL(t *testing.T) {
 	}
 }
 
-func TestArgs(t *testing.T) {
-	in := []string{"-k", "-H", "Authorization: Bearer s3", "-HX-Api-Key: k2", "--header=Cookie: c", "http://u:pw@h/", "-c", "32"}
-	want := []string{"-k", "-H", "Authorization: REDACTED", "-HX-Api-Key: REDACTED", "--header=Cookie: REDACTED", "http://u:REDACTED@h/", "-c", "32"}
-	got := Args(in)
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("Args[%d] = %q, want %q", i, got[i], want[i])
+func TestCommand(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"server --api-key=k1 --port 8080", "server --api-key=REDACTED --port 8080"},
+		{"server --api-key k1 --port 8080", "server --api-key REDACTED --port 8080"},
+		{"server -password 'a b' -v", "server -password REDACTED -v"},
+		{"server --verbose --token", "server --verbose --token"},
+		{"DB_PASSWORD=pw ./server", "DB_PASSWORD=REDACTED ./server"},
+		{"server --upstream http://u:pw@h/?sig=s", "server --upstream http://u:REDACTED@h/?sig=REDACTED"},
+		{"curl -H 'X-Token: t1' h", "curl -H 'X-Token: REDACTED' h"},
+		{"server --port 8080  -v", "server --port 8080  -v"},
+		{"a=1&token=t2", "a=1&token=REDACTED"},
+	}
+	for _, tt := range tests {
+		if got := Command(tt.in); got != tt.want {
+			t.Errorf("Command(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+func TestSecretsText(t *testing.T) {
+	var s Secrets
+	s.Header("Authorization: Bearer t0ken-value")
+	s.URL("http://u:pa55@h/?sig=s1gnature")
+	s.Command("server --api-key=k3y-value")
+	s.Add("ab") // too short to look for in prose
+	tests := []struct{ in, want string }{
+		{"script.lua:3: denied t0ken-value", "script.lua:3: denied REDACTED"},
+		{"got Bearer t0ken-value", "got REDACTED"},
+		{"wrong password pa55 for u", "wrong password REDACTED for u"},
+		{"server said k3y-value; s1gnature", "server said REDACTED; REDACTED"},
+		{"GET http://v:other@h/ failed", "GET http://v:REDACTED@h/ failed"},
+		{"flag --token=abc rejected", "flag --token=REDACTED rejected"},
+		{"it's a cab", "it's a cab"},
+		{"/tmp/secret.lua:3: bad", "/tmp/secret.lua:3: bad"},
+		{"-H/--header: \"Accept\" is fine", "-H/--header: \"Accept\" is fine"},
+	}
+	for _, tt := range tests {
+		if got := s.Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := (*Secrets)(nil).Text("token=abc t0ken-value"); got != "token=REDACTED t0ken-value" {
+		t.Errorf("nil Secrets: Text = %q: want redaction by name only", got)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
 	if q := ShellQuote([]string{"-H", "A: b c", "it's"}); q != `-H 'A: b c' 'it'\''s'` {
 		t.Errorf("ShellQuote = %s", q)
+	}
+	if strings.Contains(ShellQuote([]string{"plain"}), "'") {
+		t.Error("ShellQuote quoted a plain word")
 	}
 }

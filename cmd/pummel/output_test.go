@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestOutputsAreCheckedBeforeTheLoad(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	isDir := filepath.Join(dir, "dir.json")
+	if err := os.Mkdir(isDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(dir, "read-only")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	srv := fixture.New(t, fixture.Behaviour{})
+	tests := []struct {
+		name string
+		args []string
+		want string // the flag and path the line names
+	}{
+		{"-o in a missing directory", []string{"-o", "/nonexistent/dir/out.json"}, "-o /nonexistent/dir/out.json"},
+		{"-o that is a directory", []string{"-o", isDir}, "-o " + isDir + ": is a directory"},
+		{"second -o in a missing directory", []string{"-o", filepath.Join(dir, "a.json"), "--output=/nonexistent/b.md"}, "-o /nonexistent/b.md"},
+		{"--hdr-log in a missing directory", []string{"--hdr-log", "/nonexistent/l.hlog"}, "--hdr-log /nonexistent/l.hlog"},
+		{"-o under a file", []string{"-o", filepath.Join(file, "out.json")}, "-o " + file},
+		{"-o in a read-only directory", []string{"-o", filepath.Join(readOnly, "out.json")}, "-o " + readOnly},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if strings.Contains(tt.name, "read-only") && os.Geteuid() == 0 {
+				t.Skip("root writes into read-only directories")
+			}
+			code, _, stderr := pummel(t.Context(), append([]string{"-c", "1", "-n", "5", srv.URL()}, tt.args...)...)
+			if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q: want 2 and one line naming %q", code, stderr, tt.want)
+			}
+		})
+	}
+	if n := srv.Requests(); n != 0 {
+		t.Errorf("the server received %d requests: outputs must be checked before any load", n)
+	}
+	results, _ := savedResult(t)
+	for _, args := range [][]string{
+		{"report", "--plot", filepath.Join(file, "charts"), results},
+		{"report", "--plots", "-o", filepath.Join(file, "r.md"), results},
+	} {
+		code, _, stderr := pummel(t.Context(), args...)
+		if code != exitUsage || !strings.Contains(stderr, file) {
+			t.Errorf("%q: exit %d, stderr %q: want 2 naming %s", args, code, stderr, file)
+		}
+	}
+}
+
+// savedResult runs a short load and saves its result.
+func savedResult(t *testing.T) (path string, res stats.Result) {
+	t.Helper()
+	srv := fixture.New(t, fixture.Behaviour{})
+	path = filepath.Join(t.TempDir(), "saved.json")
+	if code, _, stderr := pummel(t.Context(), "-c", "1", "-n", "20", "-o", path, srv.URL()); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &res) != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	return path, res
+}
+
+func TestEveryOutputThatCanBeWrittenIs(t *testing.T) {
+	_, res := savedResult(t)
+	dir := t.TempDir()
+	good, failing, alsoFailing := filepath.Join(dir, "good.json"), filepath.Join(dir, "failing.json"), filepath.Join(dir, "also.md")
+	const previous = `{"requests": 1}`
+	if err := os.WriteFile(failing, []byte(previous), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	diskFull := func(w io.Writer, _ stats.Result) error {
+		io.WriteString(w, `{"requests": `) //nolint:errcheck // half a result, then the failure
+		return syscall.ENOSPC
+	}
+	o := &options{format: "text"}
+	outs := []output{
+		{flag: "-o", path: failing, render: diskFull},
+		{flag: "-o", path: good, render: func(w io.Writer, r stats.Result) error { return stats.WriteJSON(w, r) }},
+		{flag: "-o", path: alsoFailing, render: diskFull},
+	}
+	var stdout strings.Builder
+	err := (&loader{opts: o, stdout: &stdout}).writeResult(outs, res)
+	if err == nil || len(strings.Split(err.Error(), "\n")) != 2 ||
+		!strings.Contains(err.Error(), "-o "+failing+": no space left") || !strings.Contains(err.Error(), "-o "+alsoFailing) {
+		t.Errorf("error %v: want one line for each failed output", err)
+	}
+	if b, _ := os.ReadFile(failing); string(b) != previous {
+		t.Errorf("a failed write left %s as %q; want the previous result intact", failing, b)
+	}
+	if _, err := os.Stat(alsoFailing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed write left %s behind (%v)", alsoFailing, err)
+	}
+	if fi, err := os.Stat(good); err != nil || fi.Size() == 0 || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the output that could be written: %v, %v", fi, err)
+	}
+	if fi, _ := os.Stat(failing); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode of the kept file changed to %v", fi.Mode())
+	}
+	if !strings.Contains(stdout.String(), "Requests/sec:") {
+		t.Errorf("stdout not written after failed files:\n%s", stdout.String())
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// brokenPipe is stdout whose reader has gone.
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) { return 0, syscall.EPIPE }
+
+func TestClosedStdoutIsNotALostRun(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	dir := t.TempDir()
+	out := filepath.Join(dir, "in-process.json")
+	var stderr strings.Builder
+	code := run(t.Context(), []string{"-c", "1", "-n", "20", "-o", out, "--latency", srv.URL()}, brokenPipe{}, &stderr)
+	if _, err := os.Stat(out); code != 0 || err != nil {
+		t.Errorf("in process: exit %d, %s: %v\n%s", code, out, err, stderr.String())
+	}
+	// The real thing: `pummel … | true`, a pipe with no reader, in a child.
+	out = filepath.Join(dir, "child.json")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd := exec.Command(pummelBinary(t), "-c", "1", "-n", "20", "-o", out, srv.URL())
+	cmd.Stdout = w
+	err = cmd.Run()
+	w.Close()
+	if _, statErr := os.Stat(out); err != nil || statErr != nil {
+		t.Errorf("stdout a closed pipe: %v (want exit 0), %s: %v", err, out, statErr)
+	}
+}
+
+func TestHangUpWritesPartialResults(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	out := filepath.Join(t.TempDir(), "out.json")
+	cmd := exec.Command(pummelBinary(t), "-c", "1", "-d", "1m", "-o", out, srv.URL())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // already ended when the test passes
+	for deadline := time.Now().Add(30 * time.Second); srv.Requests() == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("still running 30 s after SIGHUP")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Errorf("after SIGHUP: %v, want exit %d", err, exitInterrupted)
+	}
+	b, readErr := os.ReadFile(out)
+	var res stats.Result
+	if readErr != nil || json.Unmarshal(b, &res) != nil || !res.Interrupted || res.Requests == 0 {
+		t.Errorf("after SIGHUP, %s: %v, interrupted %v, %d requests", out, readErr, res.Interrupted, res.Requests)
+	}
+}
