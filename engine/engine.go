@@ -96,6 +96,12 @@ type Config struct {
 	// in-memory listeners here. The engine owns what Dial returns: only it
 	// may close the connection.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+	// Shard, if set, makes this run one part of a load shared by several
+	// processes; StartAt, if set, is the wall-clock time the clock starts
+	// (the connections are opened just before it).
+	Shard   Shard
+	StartAt time.Time
+
 	// Engine picks the transport: EngineLoop, EngineGoroutine, or
 	// EngineAuto (and ""), the event loop where it can serve the run.
 	Engine string
@@ -142,6 +148,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: %q, want auto, loop or goroutine", c.Engine)
 	case c.Engine == EngineLoop && c.loopCan() != nil:
 		return c.loopCan()
+	case !c.StartAt.IsZero() && time.Until(c.StartAt) < -maxStartSkew:
+		return errStartPassed
+	}
+	if err := c.Shard.validate(c.Connections); err != nil {
+		return err
 	}
 	return cmp.Or(c.checkRequest(), c.validateRates())
 }

@@ -46,3 +46,51 @@ func TestScheduleFractionalRates(t *testing.T) {
 		t.Errorf("2.5/s: second request of stage 2 due at %v, want 10.4s", due)
 	}
 }
+
+// The parts of a sharded schedule are, together, the whole schedule: each
+// request due once, in one part, at its time.
+func TestShardedScheduleIsTheWholeOne(t *testing.T) {
+	whole := newSchedule(10, time.Second, []float64{7, 13}, 3*time.Second)
+	seen := make(map[time.Duration]int)
+	var total int64
+	for i := range 3 {
+		part := newSchedule(10, time.Second, []float64{7, 13}, 3*time.Second)
+		part.share(Shard{Index: i, Count: 3})
+		total += part.total
+		for j := int64(0); ; j++ {
+			due, _, ok := part.at(j)
+			if !ok {
+				break
+			}
+			seen[due]++
+		}
+	}
+	if total != whole.total || int64(len(seen)) != whole.total {
+		t.Fatalf("parts hold %d requests at %d distinct times, want %d", total, len(seen), whole.total)
+	}
+	for i := range whole.total {
+		due, _, _ := whole.at(i)
+		if seen[due] != 1 {
+			t.Errorf("request %d, due at %v, is in %d parts", i, due, seen[due])
+		}
+	}
+}
+
+func TestShardShares(t *testing.T) {
+	tests := []struct {
+		total int64
+		count int
+		want  []int64
+	}{
+		{1000, 3, []int64{334, 333, 333}},
+		{7, 7, []int64{1, 1, 1, 1, 1, 1, 1}},
+		{5, 2, []int64{3, 2}},
+	}
+	for _, tt := range tests {
+		for i, want := range tt.want {
+			if got := (Shard{Index: i, Count: tt.count}).share(tt.total); got != want {
+				t.Errorf("share %d/%d of %d = %d, want %d", i, tt.count, tt.total, got, want)
+			}
+		}
+	}
+}

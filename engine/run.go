@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -93,7 +94,15 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 		}
 	}
 	r.tr = r.newTransport(workers)
+	if err := r.waitUntil(cfg.StartAt, openLead); err != nil {
+		return stats.Result{}, err
+	}
 	if err := r.tr.open(); err != nil {
+		return stats.Result{}, err
+	}
+	if err := r.waitUntil(cfg.StartAt, 0); err != nil {
+		r.halt()
+		<-r.tr.start()
 		return stats.Result{}, err
 	}
 	// Dialing thousands of connections leaves garbage the heap would keep
@@ -142,6 +151,10 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	*cfg = cfg.part()
+	if cfg.Threads > cfg.Connections {
+		return nil, fmt.Errorf("threads: %d, more than this shard's %d connections", cfg.Threads, cfg.Connections)
+	}
 	request, err := buildRequest(cfg)
 	if err != nil {
 		return nil, err
@@ -157,6 +170,7 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 	r.depth = max(cfg.Pipeline, 1)
 	if len(cfg.Rates) > 0 {
 		r.sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.Duration)
+		r.sched.share(cfg.Shard)
 	} else if cfg.Requests > 0 {
 		r.limit = cfg.WarmupRequests + cfg.Requests
 	}

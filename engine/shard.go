@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Shard names one part of a load that several processes, usually on
+// several machines, carry out together. Connections, Requests (and its
+// warm-up) and the open-loop schedule are the whole load's, and each part
+// takes its exact share: -c 1000 over 3 parts is 334, 333 and 333, and
+// part i of N sends the schedule's requests i, i+N, i+2N…, so that the
+// parts' schedules together are the whole one. Threads stays per part.
+// The zero value is the whole load.
+type Shard struct {
+	Index, Count int
+}
+
+// whole reports whether s is the whole load.
+func (s Shard) whole() bool { return s.Count <= 1 }
+
+// share is this part's exact share of total.
+func (s Shard) share(total int64) int64 {
+	if s.whole() {
+		return total
+	}
+	n := total / int64(s.Count)
+	if int64(s.Index) < total%int64(s.Count) {
+		n++
+	}
+	return n
+}
+
+// validate checks the shard and that every part gets a connection.
+func (s Shard) validate(connections int) error {
+	switch {
+	case s.Count < 0 || s.Count > 0 && (s.Index < 0 || s.Index >= s.Count):
+		return fmt.Errorf("shard: %d/%d, want i/N with 0 ≤ i < N", s.Index, s.Count)
+	case !s.whole() && connections < s.Count:
+		return fmt.Errorf("shard: %d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
+	}
+	return nil
+}
+
+// part returns the configuration of this part of the load: its share of
+// the connections and requests; the schedule is shared by run.scheduled.
+func (c Config) part() Config {
+	if c.Shard.whole() {
+		return c
+	}
+	c.Connections = int(c.Shard.share(int64(c.Connections)))
+	c.Requests = c.Shard.share(c.Requests)
+	c.WarmupRequests = c.Shard.share(c.WarmupRequests)
+	return c
+}
+
+// maxStartSkew is how far in the past Config.StartAt may be: a part
+// started that late still measures with the others, one later would not.
+const maxStartSkew = time.Second
+
+// errStartPassed is a StartAt that has passed.
+var errStartPassed = errors.New("start-at: the start time passed more than a second ago")
+
+// openLead is how long before Config.StartAt the connections are opened.
+const openLead = time.Second
+
+// waitUntil waits until lead before at, a Config.StartAt (the zero time:
+// no wait); it returns ctx's error if the run is cancelled first.
+func (r *run) waitUntil(at time.Time, lead time.Duration) error {
+	if at.IsZero() {
+		return nil
+	}
+	d := time.Until(at.Add(-lead))
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
