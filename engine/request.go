@@ -73,6 +73,7 @@ func (c *Config) RunConfig() stats.RunConfig {
 		Rates:          c.Rates,
 		WarmupS:        c.Warmup.Seconds(),
 		WarmupRequests: c.WarmupRequests,
+		Engine:         c.engineName(),
 	}
 	for _, h := range c.Headers {
 		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)

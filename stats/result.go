@@ -242,6 +242,9 @@ type RunConfig struct {
 	WarmupRequests int64 `json:"warmup_requests,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
+	// Engine is the transport that ran the load: "loop" (the event loop)
+	// or "goroutine".
+	Engine string `json:"engine,omitempty"`
 	// Runs is how many times the load ran, one after another: each on a
 	// fresh server process with --exec --runs, or saved results merged by
 	// pummel report. 0 or 1 means once.

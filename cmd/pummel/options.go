@@ -17,6 +17,7 @@ import (
 // options holds the load command's flags, bound by urfave/cli.
 type options struct {
 	connections, threads, duration, requests, timeout, pipeline string
+	engine                                                      string
 	rate, warmup, warmupRate, warmupRequests                    string
 
 	keepAlive, noKeepAlive bool
@@ -139,6 +140,7 @@ func (o *options) shape(c *engine.Config) error {
 	if c.Pipeline > 1 && c.NoKeepAlive {
 		return usageError{"--pipeline: pipelining needs keep-alive; drop --no-keepalive"}
 	}
+	c.Engine = o.engine
 	return nil
 }
 
