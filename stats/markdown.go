@@ -15,6 +15,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 	ew := NewPrinter(w)
 	ew.Table([]string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
 	writeNotes(ew, r)
+	writeThresholdsMarkdown(ew, r.Thresholds)
 	ew.Printf("\n**Latency distribution**\n\n")
 	ew.Table([]string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
 	if rows := errorRows(r); len(rows) > 0 {

@@ -44,6 +44,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	for _, warning := range r.Warnings {
 		ew.Printf("Warning: %s\n", warning)
 	}
+	writeThresholdsText(ew, r.Thresholds)
 	writeMergedCommands(ew, r.Config.MergedCommands)
 	writeOpenLoop(ew, r)
 	writeRunsText(ew, r.Runs)
