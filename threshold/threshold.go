@@ -123,7 +123,7 @@ var units = map[kind]map[string]float64{
 	bytesKind: {"": 1, "B": 1, "k": 1e3, "K": 1e3, "kB": 1e3, "KB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9,
 		"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30},
 	countKind: {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "%": 0},
-	rateKind:  {"": 1, "k": 1e3, "K": 1e3, "M": 1e6},
+	rateKind:  {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9},
 }
 
 // examples shows each kind's bounds in error lines.

@@ -53,6 +53,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 		&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write the result to `FILE` (.json, .md or .txt; repeatable)"},
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Usage: "also write per-second latency histograms to `FILE` in HdrHistogram's log format"},
+		&cli.StringSliceFlag{Name: "threshold", Destination: &o.thresholdExprs, Usage: "fail the run (exit 3) unless `EXPR` holds: p99<20ms, errors<0.1%, status_5xx==0, rps>=10k, server_rss_peak<200MiB (repeatable)"},
 		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "what goes to stdout: text, json or markdown"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no live progress"},
 		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL passwords in outputs"},

@@ -13,6 +13,7 @@ import (
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
 
@@ -81,6 +82,10 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	thresholds, err := l.opts.thresholds(plan)
+	if err != nil {
+		return err
+	}
 	if cfg.Script, err = l.opts.loadScript(&cfg); err != nil {
 		return err
 	}
@@ -114,25 +119,8 @@ func (l *loader) load(c *cli.Context) error {
 			res.Environment.Binary = &b
 		}
 	}
-	err = errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res))
-	switch {
-	case res.Interrupted:
-		return exitError{exitInterrupted, errorText(err)}
-	case err != nil:
-		return exitError{exitFailed, err.Error()}
-	}
-	if res.Requests == 0 { // the figures are written, but the run measured nothing
-		return exitError{exitFailed, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors)}
-	}
-	return nil
-}
-
-// errorText is err's text, or "" for none.
-func errorText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	res.Thresholds = threshold.Check(thresholds, res)
+	return runExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
 }
 
 // runOnce runs the engine, mapping its errors to exit codes.

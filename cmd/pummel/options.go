@@ -43,6 +43,7 @@ type options struct {
 	latency, quiet, showSecrets bool
 	format, hdrLog              string
 	outputs                     cli.StringSlice
+	thresholdExprs              cli.StringSlice // --threshold
 
 	target string // the URL, the one positional argument
 }
