@@ -55,7 +55,9 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Usage: "also write per-second latency histograms to `FILE` in HdrHistogram's log format"},
 		&cli.StringSliceFlag{Name: "threshold", Destination: &o.thresholdExprs, Usage: "fail the run (exit 3) unless `EXPR` holds: p99<20ms, errors<0.1%, status_5xx==0, rps>=10k, server_rss_peak<200MiB (repeatable)"},
 		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "what goes to stdout: text, json or markdown"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no live progress"},
+		&cli.StringFlag{Name: "progress", Value: progressAuto, Destination: &o.progress,
+			Usage: "`auto`: a live line on stderr when it is a terminal; always: else a line every 10s too (CI logs); never"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr: --progress never"},
 		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL passwords in outputs"},
 	}
 }

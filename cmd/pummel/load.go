@@ -24,6 +24,7 @@ type loader struct {
 	stdout, stderr io.Writer
 
 	record    stats.RunConfig // what runs, as the header and every output say it
+	progress  string          // --progress, -q read
 	announced bool            // the header was written when the load started
 }
 
@@ -75,6 +76,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}
+	if l.progress, err = l.opts.progressMode(); err != nil {
+		return err
+	}
 	if err := checkOutputs(l.opts.files()); err != nil {
 		return err
 	}
@@ -97,7 +101,7 @@ func (l *loader) load(c *cli.Context) error {
 	}
 	l.record = l.rec.runConfig(cfg)
 	l.record.Runs = plan.runs
-	progress := newProgress(l.stderr, l.opts.quiet)
+	progress := newProgress(l.stderr, l.progress)
 	if progress != nil {
 		cfg.Progress = progress.show
 	}
@@ -142,7 +146,8 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 // In text it begins the result on stdout, as wrk's does. A JSON or
 // markdown stdout must hold the document alone, so there it goes to
 // stderr, where the live progress is too and a CI log still shows what
-// runs; -q, which silences stderr's progress, silences it as well.
+// runs; --progress never (-q), which silences stderr's progress,
+// silences it as well.
 func (l *loader) announce() {
 	switch {
 	case l.announced:
@@ -152,7 +157,7 @@ func (l *loader) announce() {
 		// A failed write (a closed stdout) shows again, and is reported,
 		// when the result is written.
 		stats.WriteHeader(l.stdout, l.record) //nolint:errcheck // see above
-	case !l.opts.quiet:
+	case l.progress != progressNever:
 		l.announced = true
 		stats.WriteHeader(l.stderr, l.record) //nolint:errcheck // stderr is best effort
 	}

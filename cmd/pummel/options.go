@@ -41,6 +41,7 @@ type options struct {
 	scriptArgs            []string // after --
 
 	latency, quiet, showSecrets bool
+	progress                    string // --progress: auto, always or never
 	format, hdrLog              string
 	outputs                     cli.StringSlice
 	thresholdExprs              cli.StringSlice // --threshold
