@@ -22,7 +22,7 @@ func compareCommand(stdout io.Writer) *cli.Command {
 		Usage:     "show two results side by side with ratios; several runs per side: BASE… vs NEW…",
 		ArgsUsage: "BASE.json NEW.json | BASE.json… vs NEW.json…",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Destination: &format, Usage: "text or markdown"},
+			&cli.StringFlag{Name: "format", Value: "text", Destination: &format, Usage: "write `FORMAT` to stdout: text or markdown"},
 			&cli.StringSliceFlag{Name: "max-regression", Destination: &bounds,
 				Usage: "exit 3 when NEW is worse than BASE by more than `[FIGURE=]P%`: requests/s by default, or a threshold's figure (p99=10%); repeatable"},
 		},

@@ -54,13 +54,9 @@ func (l *loader) demo(c *cli.Context) error {
 	srv := server.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown below
 	defer srv.Shutdown()
-	if !c.IsSet("duration") && !c.IsSet("requests") {
-		l.opts.duration = "3s"
+	if c.IsSet("requests") && !c.IsSet("duration") {
+		l.opts.duration = "" // -n alone: as many requests as asked, however long
 	}
-	if !c.IsSet("connections") {
-		l.opts.connections = "32"
-	}
-	l.opts.latency = true
 	l.opts.target = "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(l.stderr, "pummel demo: built-in target at %s, in this process (it shares the CPU with the client)\n", l.opts.target)
 	return l.load(c)

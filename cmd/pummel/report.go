@@ -27,7 +27,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 		ArgsUsage: "FILE.json…",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "parallel", Destination: &parallel, Usage: "the results ran side by side (several machines): longest duration, rates add up; default: one after another"},
-			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "text, json or markdown"},
+			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "write `FORMAT` to stdout: text, json or markdown"},
 			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write to `FILE` (.json, .md, .txt)"},
 			&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 			&cli.StringFlag{Name: "plot", Destination: &plots.dir, Usage: "write charts (SVG and PNG) of each file into `DIR`"},
