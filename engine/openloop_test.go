@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -114,13 +115,18 @@ func TestWarmupIsExcludedFromEveryFigure(t *testing.T) {
 			Warmup: 200 * time.Millisecond, WarmupRate: 50}, 50, 60},
 		{"by count", Config{Requests: 100, WarmupRequests: 50, Pipeline: 8}, 100, 150},
 		{"by time", Config{Duration: 300 * time.Millisecond, Warmup: 300 * time.Millisecond}, 0, 0},
+		// A timed warm-up, then exactly the count: the warm-up takes none of it.
+		{"by time, then a count", Config{Requests: 200, Warmup: 300 * time.Millisecond, Pipeline: 4}, 200, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{})
 			tt.cfg.Connections = 4
 			res := load(t, srv, tt.cfg)
-			if tt.measured > 0 && (res.Requests != tt.measured || srv.Requests() != tt.serverSeen) {
+			if tt.serverSeen < 0 && (res.Requests != tt.measured || srv.Requests() <= tt.measured) {
+				t.Errorf("measured %d of the %d the server saw; want %d after a warm-up", res.Requests, srv.Requests(), tt.measured)
+			}
+			if tt.measured > 0 && tt.serverSeen >= 0 && (res.Requests != tt.measured || srv.Requests() != tt.serverSeen) {
 				t.Errorf("measured %d of the %d the server saw; want %d of %d", res.Requests, srv.Requests(), tt.measured, tt.serverSeen)
 			}
 			if tt.measured == 0 && (res.Requests == 0 || res.Requests >= srv.Requests()) {
@@ -191,5 +197,17 @@ func TestAResponseCountsInOneClassOnly(t *testing.T) {
 	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}}})
 	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
+	}
+}
+
+func TestWarmupByTimeAndCountRefused(t *testing.T) {
+	u, _ := url.Parse("http://127.0.0.1:1/")
+	c := Config{URL: u, Connections: 1, Threads: 1, Requests: 10, Timeout: time.Second, Warmup: time.Second, WarmupRequests: 5}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("Validate() = %v: want a warm-up time or count, not both", err)
+	}
+	c.WarmupRequests = 0
+	if err := c.Validate(); err != nil {
+		t.Errorf("a timed warm-up before -n: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, DefaultText: "10s unless -n", Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds)"},
 		&cli.StringFlag{Name: "requests", Aliases: []string{"n"}, Destination: &o.requests, Usage: "stop after exactly `N` requests (with -d, whichever comes first)"},
 		&cli.StringFlag{Name: "rate", Aliases: []string{"R"}, Destination: &o.rate, Usage: "open loop: constant total rate `R[,R…]` in requests/s; several rates run as stages of -d each"},
-		&cli.StringFlag{Name: "warmup", Destination: &o.warmup, Usage: "apply load for `D` before measuring; excluded from every figure"},
+		&cli.StringFlag{Name: "warmup", Destination: &o.warmup, Usage: "apply load for `D` before measuring (with -n, then exactly N); excluded from every figure"},
 		&cli.StringFlag{Name: "warmup-rate", Destination: &o.warmupRate, DefaultText: "the first -R", Usage: "open-loop warm-up rate `R`"},
 		&cli.StringFlag{Name: "warmup-requests", Destination: &o.warmupRequests, Usage: "with -n: send `N` requests before measuring"},
 		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
