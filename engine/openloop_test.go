@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -197,17 +196,5 @@ func TestAResponseCountsInOneClassOnly(t *testing.T) {
 	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}}})
 	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
-	}
-}
-
-func TestWarmupByTimeAndCountRefused(t *testing.T) {
-	u, _ := url.Parse("http://127.0.0.1:1/")
-	c := Config{URL: u, Connections: 1, Threads: 1, Requests: 10, Timeout: time.Second, Warmup: time.Second, WarmupRequests: 5}
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "not both") {
-		t.Errorf("Validate() = %v: want a warm-up time or count, not both", err)
-	}
-	c.WarmupRequests = 0
-	if err := c.Validate(); err != nil {
-		t.Errorf("a timed warm-up before -n: %v", err)
 	}
 }
