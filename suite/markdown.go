@@ -128,7 +128,10 @@ func operationRow(s OperationSummary) []string {
 		return []string{s.Mode, requestsCell(s), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
 	}
 	row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
-	return append(row, stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
+	// The CPU time is the median of the runs', each to one clock tick over
+	// its requests.
+	cpu := stats.FormatCPUPerRequest(s.ServerCPUUsPerRequest, s.Requests/int64(s.Runs))
+	return append(row, stats.FormatRate(s.RequestsPerS), cpu, stats.FormatBytes(float64(s.PeakRSSBytes)),
 		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures))
 }
 
