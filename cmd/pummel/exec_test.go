@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -200,10 +202,7 @@ func TestScriptCommandLine(t *testing.T) {
 	if last := string(srv.LastRequest()); code != 0 || !strings.HasPrefix(last, "GET /4/x HTTP/1.1\r\n") {
 		t.Errorf("script arguments: exit %d, last request %q\n%s", code, last, stderr)
 	}
-	code, stdout, _ = pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join(lua, "report.lua"), url)
-	if code != 0 || !strings.Contains(stdout, "percentile,latency_us") {
-		t.Errorf("done() output missing: exit %d\n%s", code, stdout)
-	}
+	checkReportCSV(t, url)
 	broken := filepath.Join(t.TempDir(), "broken.lua")
 	os.WriteFile(broken, []byte("function request()\n  return wrk.format(\nend\n"), 0o600) //nolint:errcheck // read below
 	code, _, stderr = pummel(t.Context(), "-n", "5", "-s", broken, url)
@@ -236,6 +235,33 @@ func TestProgressOnATerminalOnly(t *testing.T) {
 	for name, out := range map[string]string{"-q": string(quiet), "a pipe": stderr.String()} {
 		if strings.Contains(out, "req/s  p50") {
 			t.Errorf("progress drawn with %s:\n%q", name, out)
+		}
+	}
+}
+
+// checkReportCSV runs scripts/lua/report.lua as its usage says and reads
+// what it wrote as CSV: a header and one row per percentile. Its usage
+// used to be `> latency.csv`, which held pummel's text result too.
+func checkReportCSV(t *testing.T, url string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "latency.csv")
+	t.Setenv("PUMMEL_CSV", path)
+	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join("..", "..", "scripts", "lua", "report.lua"), url)
+	if code != 0 || !strings.Contains(stdout, "latency percentiles written to "+path) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) != 6 || strings.Join(rows[0], ",") != "percentile,latency_us" {
+		t.Fatalf("%s: %q, %v; want a header and 5 rows", path, rows, err)
+	}
+	for _, row := range rows[1:] {
+		if _, err := strconv.Atoi(row[1]); err != nil {
+			t.Errorf("row %q: the latency is not a whole number of µs", row)
 		}
 	}
 }

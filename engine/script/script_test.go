@@ -265,14 +265,17 @@ func checkPipeline(t *testing.T, _ *Program, ths []*Thread) {
 }
 
 func checkReport(t *testing.T, p *Program, _ []*Thread) {
+	path := filepath.Join(t.TempDir(), "p.csv")
+	t.Setenv("PUMMEL_CSV", path)
 	var out bytes.Buffer
 	sum := Summary{Duration: time.Second, Requests: 1000}
 	if err := p.Done(sum, latencies(), dist{100}, &out); err != nil {
 		t.Fatal(err)
 	}
+	csv, err := os.ReadFile(path)
 	want := "percentile,latency_us\n50,500\n75,750\n90,900\n99,990\n99.9,999\n"
-	if out.String() != want {
-		t.Errorf("done() printed\n%s\nwant\n%s", out.String(), want)
+	if err != nil || string(csv) != want || out.String() != "latency percentiles written to "+path+"\n" {
+		t.Errorf("done() wrote %q (%v) and printed %q; want the CSV\n%s", csv, err, out.String(), want)
 	}
 }
 
