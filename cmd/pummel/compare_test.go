@@ -19,14 +19,7 @@ func savedPair(t *testing.T, rpsScale, p99Scale float64) (base, next string) {
 	if code, _, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "-q", "-o", base, target(t)); code != 0 {
 		t.Fatalf("run: %s", stderr)
 	}
-	b, err := os.ReadFile(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r stats.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := readResultFile(t, base)
 	r.RequestsPerS *= rpsScale
 	r.Latency.P99 *= p99Scale
 	f, err := os.Create(next)
@@ -38,6 +31,26 @@ func savedPair(t *testing.T, rpsScale, p99Scale float64) (base, next string) {
 		t.Fatal(err)
 	}
 	return base, next
+}
+
+// readResultFile reads a saved JSON result.
+func readResultFile(t *testing.T, path string) stats.Result {
+	t.Helper()
+	return readJSONFile[stats.Result](t, path)
+}
+
+// readJSONFile decodes the JSON file at path.
+func readJSONFile[T any](t *testing.T, path string) T {
+	t.Helper()
+	var v T
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func TestCompareMaxRegression(t *testing.T) {

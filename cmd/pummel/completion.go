@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/template"
@@ -154,12 +155,7 @@ func takesFile(f cli.Flag) bool {
 
 // casePattern joins flag spellings into a bash case pattern, sorted.
 func casePattern(set map[string]bool) string {
-	var all []string
-	for s := range set {
-		all = append(all, s)
-	}
-	slices.Sort(all)
-	return strings.Join(all, "|")
+	return strings.Join(slices.Sorted(maps.Keys(set)), "|")
 }
 
 var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {

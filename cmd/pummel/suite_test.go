@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,15 +27,7 @@ func withPummelOnPath(t *testing.T) {
 // readReport reads DIR/suite.json.
 func readReport(t *testing.T, dir string) suite.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "suite.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep suite.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return readJSONFile[suite.Report](t, filepath.Join(dir, "suite.json"))
 }
 
 func TestSuiteExamplePlan(t *testing.T) {
@@ -274,14 +265,22 @@ operations:
   - {name: after, url: "http://127.0.0.1:{port}/", depends_on: default, load: {sequential: {requests: 20}}}
 `
 
-func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
+// runPlan runs the plan src with pummel on PATH, writing into a fresh
+// directory, which it returns with the exit code and outputs.
+func runPlan(t *testing.T, src string) (code int, stdout, stderr, dir string) {
+	t.Helper()
 	withPummelOnPath(t)
 	plan := filepath.Join(t.TempDir(), "plan.yaml")
-	if err := os.WriteFile(plan, []byte(statusPlan), 0o600); err != nil {
+	if err := os.WriteFile(plan, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	dir = t.TempDir()
+	code, stdout, stderr = pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	return code, stdout, stderr, dir
+}
+
+func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
+	code, stdout, stderr, dir := runPlan(t, statusPlan)
 	wantLines := []string{
 		"pummel: suite: operation explicit, mode default: 20 of 20 responses failed a check (20 × unexpected status 500)\n",
 		"pummel: suite: operation default, mode default: 30 of 30 responses failed a check (30 × unexpected status 503)\n",
@@ -361,13 +360,7 @@ operations:
 `
 
 func TestSuiteFailedThresholdExitsThree(t *testing.T) {
-	withPummelOnPath(t)
-	plan := filepath.Join(t.TempDir(), "plan.yaml")
-	if err := os.WriteFile(plan, []byte(thresholdPlan), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	code, stdout, stderr, dir := runPlan(t, thresholdPlan)
 	want := "pummel: suite: operation get, mode default: threshold p99<1ns failed: "
 	if code != exitCondition || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
 		t.Fatalf("exit %d, stderr %q: want 3 and one line %q…", code, stderr, want)
