@@ -129,6 +129,9 @@ func TestExecKeepsTheLogOfAFailedRun(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	addr, closed := fixture.FreeAddr(t), fixture.FreeAddr(t)
+	for closed == addr { // the target must not be the server
+		closed = fixture.FreeAddr(t)
+	}
 	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", pummelBinary(t)+" serve --addr "+addr, "--settle", "0",
 		"--ready-url", "http://"+addr+"/", "http://"+closed+"/")
 	logs := serverLogs(t, tmp)
