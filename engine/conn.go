@@ -58,6 +58,11 @@ type conn struct {
 	scriptHeaders []script.Header
 	// bytesIn and bytesOut count wire bytes not yet handed to a batch.
 	bytesIn, bytesOut int64
+	// partial counts the bytes of the response being read so far;
+	// smallest is the smallest whole response seen on the connection, and
+	// shrank is set once a response was smaller than one before it.
+	partial, smallest int
+	shrank            bool
 }
 
 func (c *conn) init(r *run, w *worker, out *outbox) {
@@ -79,7 +84,7 @@ func (c *conn) take(t ticket) bool {
 
 // attached starts a new connection: nothing served on it, nothing parsed.
 func (c *conn) attached() {
-	c.served, c.refused = 0, false
+	c.served, c.refused, c.partial = 0, false, 0
 	c.p.reset()
 }
 
@@ -101,6 +106,7 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 		}
 		m, ev, err := c.p.feed(b[n:], hp)
 		n += m
+		c.partial += m
 		if err != nil {
 			c.fail(readFailure(err, true))
 			return len(b), reopen
@@ -108,6 +114,11 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 		if ev != responded {
 			return n, awaitMore
 		}
+		if c.smallest == 0 || c.partial < c.smallest {
+			c.shrank = c.smallest > 0
+			c.smallest = c.partial
+		}
+		c.partial = 0
 		if c.respond(now) {
 			return len(b), c.closeAfterResponse(len(b) - n)
 		}
