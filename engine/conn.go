@@ -65,9 +65,9 @@ type conn struct {
 	shrank            bool
 }
 
-func (c *conn) init(r *run, w *worker, out *outbox) {
+func (c *conn) init(r *run, w *worker, out *outbox, memo *headerMemo) {
 	c.run, c.worker, c.out = r, w, out
-	c.p.head, c.p.keepBody = r.head, r.keepBody
+	c.p.head, c.p.keepBody, c.p.memo = r.head, r.keepBody, memo
 	if w.script != nil && w.script.thread.WantsResponse() {
 		c.p.headers = c.keepHeaders
 	}

@@ -34,6 +34,7 @@ type loop struct {
 	events    []unix.EpollEvent
 	buf       []byte // the read buffer every connection reads into
 	hp        headerParsers
+	memo      headerMemo // the last response header, for every connection
 	// deadlines orders the dials' and requests' timeouts; wakes the
 	// connections' backoffs and delays.
 	deadlines deadlineQueue

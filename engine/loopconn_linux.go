@@ -56,7 +56,7 @@ const (
 func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
-	c.init(l.run, l.worker, &l.out)
+	c.init(l.run, l.worker, &l.out, &l.memo)
 	return c
 }
 

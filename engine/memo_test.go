@@ -80,7 +80,7 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		stream.WriteString(tt.response)
 	}
 	buf := []byte(stream.String()) // all of it buffered at once
-	p, hp := &parser{}, &headerParsers{own: newHeaderParser()}
+	p, hp := &parser{memo: &headerMemo{}}, &headerParsers{own: newHeaderParser()}
 	for i, tt := range tests {
 		hits := p.memo.hits
 		n, ev, err := p.feed(buf, hp)
@@ -108,7 +108,7 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &conn{}
-	c.init(&run{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{})
+	c.init(&run{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &headerMemo{})
 	b, hp := []byte(a+a+a), &headerParsers{own: newHeaderParser()}
 	for i := range 3 {
 		n, ev, err := c.p.feed(b, hp)
