@@ -97,12 +97,7 @@ done
 {
   echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" '
-    function median(list,   n, a, i, j, t) {
-      n = split(list, a, " ")
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" "$awk_median"'
     { k = $1 SUBSEP $2
       rps[k] = rps[k] " " $4 / $5
       eff[k] = eff[k] " " $4 / ($6 + $7)

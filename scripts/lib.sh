@@ -117,6 +117,15 @@ cpu_probe() {
 # machine (/proc/stat).
 steal_jiffies() { awk '/^cpu / {print $9}' /proc/stat; }
 
+# awk_median defines median(list) for awk: the median of a list of numbers
+# separated by spaces. Put it before an awk program: awk "$awk_median"'…'.
+awk_median='
+function median(list,   n, a, i, j, t) {
+  n = split(list, a, " ")
+  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+  return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}'
+
 # bench_footer prints the machine, date and versions line.
 bench_footer() {
   echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
