@@ -45,10 +45,17 @@ func recordingServer(t *testing.T) (*url.URL, func() []seen) {
 // example is the path of an example script in scripts/lua.
 func example(name string) string { return filepath.Join("..", "scripts", "lua", name) }
 
-// withScript loads the script at path into cfg.Script, closed when the test ends.
+// withScript loads the script at path into cfg.Script, closed when the
+// test ends; what it prints is discarded.
 func withScript(t *testing.T, cfg *Config, path string, args ...string) *script.Program {
 	t.Helper()
-	p, err := script.Load(path, args, ScriptTarget(cfg))
+	return printingScript(t, cfg, io.Discard, path, args...)
+}
+
+// printingScript is withScript with what the script prints going to out.
+func printingScript(t *testing.T, cfg *Config, out io.Writer, path string, args ...string) *script.Program {
+	t.Helper()
+	p, err := script.Load(t.Context(), path, script.Options{Args: args, Target: ScriptTarget(cfg), Output: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,13 +77,13 @@ func runScript(t *testing.T, cfg Config, name string, args ...string) runOutcome
 	if cfg.Duration == 0 && cfg.Requests == 0 {
 		cfg.Duration = 10 * time.Second
 	}
-	p := withScript(t, &cfg, example(name), args...)
+	var out bytes.Buffer
+	p := printingScript(t, &cfg, &out, example(name), args...)
 	res, err := Run(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := ScriptDone(p, res, &out); err != nil {
+	if err := ScriptDone(p, res); err != nil {
 		t.Fatal(err)
 	}
 	return runOutcome{res.Requests, ended(res), out.String()}
