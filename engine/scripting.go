@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -165,41 +164,6 @@ func (c *conn) scriptResponse(status int) {
 	if err != nil && !errors.Is(err, script.ErrStopped) {
 		c.worker.addError(c.t.phase, stats.Validation, err.Error())
 	}
-}
-
-// countRequests splits b into the HTTP requests it holds and returns where
-// each ends; bytes after the last complete request end a last, partial one.
-func countRequests(b []byte, ends []int) []int {
-	ends = ends[:0]
-	for off := 0; off < len(b); {
-		head := bytes.Index(b[off:], []byte("\r\n\r\n"))
-		if head < 0 {
-			return append(ends, len(b))
-		}
-		end := off + head + 4
-		end = min(end+contentLength(b[off:end]), len(b))
-		ends = append(ends, end)
-		off = end
-	}
-	return ends
-}
-
-// contentLength finds the Content-Length of a request header block.
-func contentLength(head []byte) int {
-	for line := range bytes.SplitSeq(head, []byte("\r\n")) {
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
-			n := 0
-			for _, ch := range bytes.TrimSpace(value) {
-				if ch < '0' || ch > '9' {
-					return 0
-				}
-				n = n*10 + int(ch-'0')
-			}
-			return n
-		}
-	}
-	return 0
 }
 
 // ScriptDone runs the script's done(summary, latency, requests) with the

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // seen is a request as the recording server received it.
@@ -183,5 +185,38 @@ func TestScriptAndPipelineRefused(t *testing.T) {
 	withScript(t, &cfg, example("counter.lua"))
 	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "pipeline") {
 		t.Errorf("Run = %v, want a pipeline error", err)
+	}
+}
+
+// TestScriptChunkedRequestsCountedOnce sends requests with chunked bodies
+// (an extension, a trailer) from request(), one or two at a time: each is
+// one request to the server and one response to pummel.
+func TestScriptChunkedRequestsCountedOnce(t *testing.T) {
+	const chunked = `POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+		`5;ext=1\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n`
+	for _, perCall := range []int{1, 2} {
+		t.Run(strconv.Itoa(perCall)+" per request()", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "chunked.lua")
+			src := "function request() return string.rep(\"" + chunked + "\", " + strconv.Itoa(perCall) + ") end\n"
+			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			u, got := recordingServer(t)
+			cfg := Config{URL: u, Requests: 20, Connections: 2, Threads: 1, Timeout: 5 * time.Second}
+			withScript(t, &cfg, path)
+			res, err := Run(t.Context(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := got()
+			if res.Requests != 20 || len(seen) != 20 || res.Errors != (stats.Errors{}) {
+				t.Errorf("responses %d, server saw %d, errors %+v: want 20, 20, none", res.Requests, len(seen), res.Errors)
+			}
+			for _, s := range seen {
+				if s.body != "hello" {
+					t.Fatalf("server read body %q, want hello", s.body)
+				}
+			}
+		})
 	}
 }
