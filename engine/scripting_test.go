@@ -154,11 +154,7 @@ func TestScriptStopAndDone(t *testing.T) {
 }
 
 func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "broken.lua")
-	src := "local n = 0\nfunction request()\n  n = n + 1\n  if n % 2 == 0 then error('boom') end\n  return wrk.format()\nend\n"
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := luaFile(t, "broken.lua", "local n = 0\nfunction request()\n  n = n + 1\n  if n % 2 == 0 then error('boom') end\n  return wrk.format()\nend\n")
 	u, _ := recordingServer(t)
 	cfg := Config{URL: u, Requests: 10, Connections: 1, Threads: 1, Timeout: 5 * time.Second}
 	withScript(t, &cfg, path)
@@ -169,6 +165,16 @@ func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
 	if res.Requests != 5 || res.Errors.Validation != 5 || !strings.Contains(strings.Join(keys(res.ErrorCauses["validation"]), ""), "broken.lua:4") {
 		t.Errorf("responses %d, validation errors %d %v: want 5 and 5 naming broken.lua:4", res.Requests, res.Errors.Validation, res.ErrorCauses)
 	}
+}
+
+// luaFile writes a script named name with src and returns its path.
+func luaFile(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func keys(m map[string]int64) []string {
@@ -196,11 +202,7 @@ func TestScriptChunkedRequestsCountedOnce(t *testing.T) {
 		`5;ext=1\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n`
 	for _, perCall := range []int{1, 2} {
 		t.Run(strconv.Itoa(perCall)+" per request()", func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "chunked.lua")
-			src := "function request() return string.rep(\"" + chunked + "\", " + strconv.Itoa(perCall) + ") end\n"
-			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			path := luaFile(t, "chunked.lua", "function request() return string.rep(\""+chunked+"\", "+strconv.Itoa(perCall)+") end\n")
 			u, got := recordingServer(t)
 			cfg := Config{URL: u, Requests: 20, Connections: 2, Threads: 1, Timeout: 5 * time.Second}
 			withScript(t, &cfg, path)

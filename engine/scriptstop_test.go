@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,13 +46,8 @@ func loopingScript(t *testing.T, hook string, after int) string {
 	t.Helper()
 	params := map[string]string{"request": "", "delay": "", "response": "status, headers, body", "init": "args"}[hook]
 	ret := map[string]string{"request": "return wrk.format()", "delay": "return 0"}[hook]
-	src := "local n = 0\nfunction " + hook + "(" + params + ")\n  n = n + 1\n" +
-		"  while n > " + strconv.Itoa(after) + " do end\n  " + ret + "\nend\n"
-	path := filepath.Join(t.TempDir(), "loop.lua")
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return luaFile(t, "loop.lua", "local n = 0\nfunction "+hook+"("+params+")\n  n = n + 1\n"+
+		"  while n > "+strconv.Itoa(after)+" do end\n  "+ret+"\nend\n")
 }
 
 // TestLoopingHookEndsTheRun runs a script whose request(), delay() or
