@@ -200,25 +200,27 @@ func TestScriptAndPipelineRefused(t *testing.T) {
 func TestScriptChunkedRequestsCountedOnce(t *testing.T) {
 	const chunked = `POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
 		`5;ext=1\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n`
-	for _, perCall := range []int{1, 2} {
-		t.Run(strconv.Itoa(perCall)+" per request()", func(t *testing.T) {
-			path := luaFile(t, "chunked.lua", "function request() return string.rep(\""+chunked+"\", "+strconv.Itoa(perCall)+") end\n")
-			u, got := recordingServer(t)
-			cfg := Config{URL: u, Requests: 20, Connections: 2, Threads: 1, Timeout: 5 * time.Second}
-			withScript(t, &cfg, path)
-			res, err := Run(t.Context(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := got()
-			if res.Requests != 20 || len(seen) != 20 || res.Errors != (stats.Errors{}) {
-				t.Errorf("responses %d, server saw %d, errors %+v: want 20, 20, none", res.Requests, len(seen), res.Errors)
-			}
-			for _, s := range seen {
-				if s.body != "hello" {
-					t.Fatalf("server read body %q, want hello", s.body)
+	for _, engine := range transports() {
+		for _, perCall := range []int{1, 2} {
+			t.Run(engine+"/"+strconv.Itoa(perCall)+" per request()", func(t *testing.T) {
+				path := luaFile(t, "chunked.lua", "function request() return string.rep(\""+chunked+"\", "+strconv.Itoa(perCall)+") end\n")
+				u, got := recordingServer(t)
+				cfg := Config{Engine: engine, URL: u, Requests: 20, Connections: 2, Threads: 1, Timeout: 5 * time.Second}
+				withScript(t, &cfg, path)
+				res, err := Run(t.Context(), cfg)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-		})
+				seen := got()
+				if res.Requests != 20 || len(seen) != 20 || res.Errors != (stats.Errors{}) {
+					t.Errorf("responses %d, server saw %d, errors %+v: want 20, 20, none", res.Requests, len(seen), res.Errors)
+				}
+				for _, s := range seen {
+					if s.body != "hello" {
+						t.Fatalf("server read body %q, want hello", s.body)
+					}
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,8 +48,13 @@ func loopingScript(t *testing.T, hook string, after int) string {
 	t.Helper()
 	params := map[string]string{"request": "", "delay": "", "response": "status, headers, body", "init": "args"}[hook]
 	ret := map[string]string{"request": "return wrk.format()", "delay": "return 0"}[hook]
-	return luaFile(t, "loop.lua", "local n = 0\nfunction "+hook+"("+params+")\n  n = n + 1\n"+
-		"  while n > "+strconv.Itoa(after)+" do end\n  "+ret+"\nend\n")
+	src := "local n = 0\nfunction " + hook + "(" + params + ")\n  n = n + 1\n" +
+		"  while n > " + strconv.Itoa(after) + " do end\n  " + ret + "\nend\n"
+	path := filepath.Join(t.TempDir(), "loop.lua")
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestLoopingHookEndsTheRun runs a script whose request(), delay() or
@@ -55,37 +62,46 @@ func loopingScript(t *testing.T, hook string, after int) string {
 // -d passes, or at the first interrupt, with the requests made before it,
 // and the loop is counted as a validation error naming the hook and line.
 func TestLoopingHookEndsTheRun(t *testing.T) {
-	for _, hook := range []string{"request", "delay", "response"} {
-		for _, interrupt := range []bool{false, true} {
-			name := hook + map[bool]string{false: ", -d ends", true: ", interrupted"}[interrupt]
-			t.Run(name, func(t *testing.T) {
-				srv := fixture.New(t, fixture.Behaviour{})
-				u, _ := url.Parse(srv.URL())
-				cfg := Config{URL: u, Duration: 500 * time.Millisecond, Connections: 2, Threads: 1, Timeout: 2 * time.Second}
-				ctx := t.Context()
-				if interrupt {
-					cfg.Duration = time.Minute
-					c, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-					defer cancel()
-					ctx = c
-				}
-				withScript(t, &cfg, loopingScript(t, hook, 3))
-				res, err := runBounded(t, ctx, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cause := strings.Join(keys(res.ErrorCauses["validation"]), "; ")
-				want := "loop.lua:4: " + hook + "() was still running when the run ended"
-				if res.Errors.Validation != 1 || !strings.Contains(cause, want) {
-					t.Errorf("validation errors %d (%s), want 1 containing %q", res.Errors.Validation, cause, want)
-				}
-				// Three hooks return; a response already read when response()
-				// began looping is counted, and one on the other connection.
-				if res.Requests < 1 || res.Requests > 5 || res.Interrupted != interrupt {
-					t.Errorf("%d responses, interrupted %v: want those made before the loop, and %v", res.Requests, res.Interrupted, interrupt)
-				}
-			})
+	for _, engine := range transports() {
+		for _, hook := range []string{"request", "delay", "response"} {
+			for _, interrupt := range []bool{false, true} {
+				name := engine + "/" + hook + map[bool]string{false: ", -d ends", true: ", interrupted"}[interrupt]
+				t.Run(name, func(t *testing.T) {
+					srv := fixture.New(t, fixture.Behaviour{})
+					u, _ := url.Parse(srv.URL())
+					cfg := Config{Engine: engine, URL: u, Duration: 500 * time.Millisecond, Connections: 2, Threads: 1, Timeout: 2 * time.Second}
+					ctx := t.Context()
+					if interrupt {
+						cfg.Duration = time.Minute
+						c, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+						defer cancel()
+						ctx = c
+					}
+					withScript(t, &cfg, loopingScript(t, hook, 3))
+					res, err := runBounded(t, ctx, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkLoopStopped(t, res, hook, interrupt)
+				})
+			}
 		}
+	}
+}
+
+// checkLoopStopped checks the result of a run whose hook began to loop
+// after three calls.
+func checkLoopStopped(t *testing.T, res stats.Result, hook string, interrupted bool) {
+	t.Helper()
+	cause := strings.Join(keys(res.ErrorCauses["validation"]), "; ")
+	want := "loop.lua:4: " + hook + "() was still running when the run ended"
+	if res.Errors.Validation != 1 || !strings.Contains(cause, want) {
+		t.Errorf("validation errors %d (%s), want 1 containing %q", res.Errors.Validation, cause, want)
+	}
+	// Three hooks return; a response already read when response() began
+	// looping is counted, and one on the other connection.
+	if res.Requests < 1 || res.Requests > 5 || res.Interrupted != interrupted {
+		t.Errorf("%d responses, interrupted %v: want those made before the loop, and %v", res.Requests, res.Interrupted, interrupted)
 	}
 }
 
@@ -95,7 +111,7 @@ func TestLoopingHookEndsTheRun(t *testing.T) {
 func TestLoopingInitIsInterrupted(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	u, _ := url.Parse(srv.URL())
-	cfg := Config{URL: u, Duration: time.Minute, Connections: 1, Threads: 1, Timeout: 2 * time.Second}
+	cfg := Config{URL: u, Duration: time.Minute, Connections: 1, Threads: 1, Timeout: 2 * time.Second} // init runs before any transport
 	withScript(t, &cfg, loopingScript(t, "init", 0))
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
