@@ -52,7 +52,10 @@ func luaFile(t *testing.T, src string) string {
 	return path
 }
 
-// loopingRequest answers three requests, then loops in request() (line 4).
+// loopingRequest makes three requests, then loops in request() (line 4).
+// On one connection the three responses are read before the fourth call,
+// on either transport; with more, the event loop abandons a response in
+// flight when its goroutine stalls in Lua.
 const loopingRequest = "local n = 0\nfunction request()\n  n = n + 1\n  while n > 3 do end\n  return wrk.format()\nend\n"
 
 // TestLoopingScriptDoesNotHoldTheRun runs scripts that never return from a
@@ -84,7 +87,7 @@ func TestLoopingScriptDoesNotHoldTheRun(t *testing.T) {
 				defer cancel()
 				ctx = c
 			}
-			code, stdout, stderr := pummelBounded(t, ctx, "-t", "1", "-c", "2", "-d", tt.duration, "-o", out, "-s", luaFile(t, tt.src), srv.URL())
+			code, stdout, stderr := pummelBounded(t, ctx, "-t", "1", "-c", "1", "-d", tt.duration, "-o", out, "-s", luaFile(t, tt.src), srv.URL())
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s", code, tt.code, stderr)
 			}
@@ -111,7 +114,7 @@ func TestLoopingScriptDoesNotHoldTheRun(t *testing.T) {
 // its script loops in request(): it exits 130 with the partial result.
 func TestSIGTERMStopsALoopingScript(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
-	cmd := exec.Command(pummelBinary(t), "-t", "1", "-c", "2", "-d", "1m", "--format", "json", "-s", luaFile(t, loopingRequest), srv.URL())
+	cmd := exec.Command(pummelBinary(t), "-t", "1", "-c", "1", "-d", "1m", "--format", "json", "-s", luaFile(t, loopingRequest), srv.URL())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
