@@ -269,7 +269,7 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 	}
 	req, err := c.scriptRequest()
 	if err != nil {
-		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		c.scriptFailed(t, err)
 		return nil, 0, 0
 	}
 	c.ends = countRequests(req, c.ends)

@@ -103,7 +103,7 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 0\r\n\r\n"
 	u, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := Config{URL: u}
-	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(1, u.Host) // it has a response()
+	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(t.Context(), 1, u.Host) // it has a response()
 	if err != nil {
 		t.Fatal(err)
 	}
