@@ -3,7 +3,6 @@ package engine
 import (
 	"time"
 
-	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -49,13 +48,9 @@ type conn struct {
 	served  int
 	refused bool
 	backoff time.Duration
-	// scriptBuf holds what the script's request() returned; ends marks
-	// where each request in it ends.
-	scriptBuf []byte
-	ends      []int
-	// scriptHeaders are the last response's headers, for the script's
-	// response() only.
-	scriptHeaders []script.Header
+	// sc is what a script's calls need kept; nil without a script that
+	// makes each request.
+	sc *scriptBufs
 	// bytesIn and bytesOut count wire bytes not yet handed to a batch.
 	bytesIn, bytesOut int64
 	// partial counts the bytes of the response being read so far;
@@ -68,8 +63,11 @@ type conn struct {
 func (c *conn) init(r *run, w *worker, out *outbox, memo *headerMemo) {
 	c.run, c.worker, c.out = r, w, out
 	c.p.head, c.p.keepBody, c.p.memo = r.head, r.keepBody, memo
-	if w.script != nil && w.script.thread.WantsResponse() {
-		c.p.headers = c.keepHeaders
+	if w.script != nil {
+		c.sc = new(scriptBufs)
+		if w.script.thread.WantsResponse() {
+			c.p.headers = c.keepHeaders
+		}
 	}
 }
 
@@ -272,13 +270,13 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 		c.scriptFailed(t, err)
 		return nil, 0, 0
 	}
-	c.ends = countRequests(req, c.ends)
-	k = len(c.ends)
+	c.sc.ends = countRequests(req, c.sc.ends)
+	k = len(c.sc.ends)
 	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
 		_, got := c.run.claim(extra)
 		k = t.count + got
 	}
-	return req[:c.ends[k-1]], k, 1
+	return req[:c.sc.ends[k-1]], k, 1
 }
 
 // outbox collects the outcomes of one or more connections for their

@@ -115,8 +115,8 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 		if err != nil || ev != responded || c.p.status != 200 {
 			t.Fatalf("response %d: status %d, error %v", i, c.p.status, err)
 		}
-		if c.p.memo.hits != 0 || len(c.scriptHeaders) == 0 {
-			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.memo.hits, len(c.scriptHeaders))
+		if c.p.memo.hits != 0 || len(c.sc.headers) == 0 {
+			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.memo.hits, len(c.sc.headers))
 		}
 		b = b[n:]
 	}

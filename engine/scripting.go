@@ -13,6 +13,15 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
+// scriptBufs is what a connection keeps for its worker's script: the
+// bytes request() returned, where each request in them ends, and the last
+// response's headers for response().
+type scriptBufs struct {
+	request []byte
+	ends    []int
+	headers []script.Header
+}
+
 // scripted is a worker's Lua thread (wrk's per-thread state) and the lock
 // that serialises its connections' calls into it.
 type scripted struct {
@@ -136,19 +145,19 @@ func (c *conn) scriptRequest() ([]byte, error) {
 		return c.run.request, nil
 	}
 	var err error
-	c.scriptBuf, err = s.thread.AppendRequest(c.scriptBuf[:0])
-	return c.scriptBuf, err
+	c.sc.request, err = s.thread.AppendRequest(c.sc.request[:0])
+	return c.sc.request, err
 }
 
 // keepHeaders copies a response's headers for the script's response(),
 // if it has one: the parser goes back to its pool before the call.
 func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
-	c.scriptHeaders = c.scriptHeaders[:0]
+	c.sc.headers = c.sc.headers[:0]
 	if !c.worker.script.thread.WantsResponse() {
 		return
 	}
 	for k, v := range h.All() {
-		c.scriptHeaders = append(c.scriptHeaders, script.Header{Name: string(k), Value: string(v)})
+		c.sc.headers = append(c.sc.headers, script.Header{Name: string(k), Value: string(v)})
 	}
 }
 
@@ -159,7 +168,7 @@ func (c *conn) scriptResponse(status int) {
 		return
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.scriptHeaders, c.p.body)
+	err := s.thread.Response(status, c.sc.headers, c.p.body)
 	s.mu.Unlock()
 	if err != nil && !errors.Is(err, script.ErrStopped) {
 		c.worker.addError(c.t.phase, stats.Validation, err.Error())
