@@ -35,11 +35,6 @@ func TestOpenLoopSendsRateTimesDuration(t *testing.T) {
 			if res.TargetRate != tt.rates[0] || res.LatencyUncorrected == nil || res.ScheduleLag == nil {
 				t.Fatalf("open-loop fields missing: %+v", res)
 			}
-			// A sanity bound, not a performance test: the schedule spreads
-			// the sends evenly over the duration.
-			if r := res.AchievedRate / res.TargetRate; r < 0.8 || r > 1.25 {
-				t.Errorf("achieved %.1f/s for a target of %g/s", res.AchievedRate, res.TargetRate)
-			}
 			if res.Latency.Min < float64(tt.delay.Microseconds()) || res.Latency.P50 < res.LatencyUncorrected.P50 {
 				t.Errorf("latency %+v, uncorrected %+v: corrected latency cannot be below the uncorrected one or the delay", res.Latency, *res.LatencyUncorrected)
 			}

@@ -86,7 +86,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Script, err = l.opts.loadScript(&cfg); err != nil {
+	if cfg.Script, err = l.loadScript(c.Context, &cfg); err != nil {
 		return err
 	}
 	if cfg.Script != nil {
@@ -129,6 +129,8 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 	switch {
 	case err == nil:
 		return res, nil
+	case ctx.Err() != nil && !errors.Is(err, context.Canceled):
+		return res, exitError{exitInterrupted, "interrupted before the run started: " + err.Error()} // a script's init(), say
 	case ctx.Err() != nil:
 		return res, exitError{exitInterrupted, "interrupted before the run started"}
 	case errors.Is(err, engine.ErrUnreachable):
