@@ -97,8 +97,8 @@ func combineShards(rs []Result, how Combination) (Result, error) {
 	}
 	out.Shards = shardTable(parts)
 	out.Warnings = partWarnings(parts)
-	if m := out.Shards.Missing; len(m) > 0 {
-		out.Warnings = append([]string{missingWarning(out.Shards)}, out.Warnings...)
+	if w := out.Shards.MissingWarning(); w != "" {
+		out.Warnings = append([]string{w}, out.Warnings...)
 	}
 	return out, nil
 }
@@ -166,7 +166,24 @@ func combineWhole(parts []Result) (Result, error) {
 		out.TargetRate += p.TargetRate
 		out.AchievedRate += p.AchievedRate
 	}
+	out.AttackS, out.WaitS = scheduleSpan(parts)
 	return out, nil
+}
+
+// scheduleSpan is the attack and wait time of the whole schedule: from
+// the earliest part's start to the last send of any, and from there to
+// the last response of any; 0 and 0 in closed loop.
+func scheduleSpan(parts []Result) (attack, wait float64) {
+	if !slices.ContainsFunc(parts, func(p Result) bool { return p.AttackS > 0 }) {
+		return 0, 0
+	}
+	offsets, _ := startOffsets(parts)
+	var end float64
+	for i, p := range parts {
+		attack = max(attack, offsets[i]+p.AttackS)
+		end = max(end, offsets[i]+p.AttackS+p.WaitS)
+	}
+	return attack, end - attack
 }
 
 // combineStages merges the parts' rate stages, stage by stage.
@@ -232,8 +249,12 @@ func partWarnings(parts []Result) []string {
 	return out
 }
 
-// missingWarning names the parts that were not merged.
-func missingWarning(t *Shards) string {
+// MissingWarning names the parts that were not merged, or is "" when
+// none is missing (or t is nil).
+func (t *Shards) MissingWarning() string {
+	if t == nil || len(t.Missing) == 0 {
+		return ""
+	}
 	return fmt.Sprintf("%s of %d missing (%s): the figures are those of %d of the %d parts of the load, not of the whole",
 		plural(len(t.Missing), "shard"), t.Count, indexList(t.Missing), len(t.Parts), t.Count)
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -124,12 +125,17 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 		open.AddBatch(&b)
 		p := Merge([]*Recorder{open}, time.Second, nil)
 		p.TargetRate, p.AchievedRate, p.ScheduleLag = 100, 99, &ScheduleLag{P99: 300}
+		p.AttackS, p.WaitS = 0.99, 0.01*float64(i+1)
+		p.Start = time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(time.Duration(i) * 10 * time.Millisecond).Format(time.RFC3339Nano)
 		p.Shard, p.Config = &Shard{Index: i, Count: 3}, RunConfig{URL: "http://127.0.0.1:8080/", Rates: []float64{300}}
 		parts = append(parts, p)
 	}
 	got, err := Combine(parts, Parallel)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if math.Abs(got.AttackS-1.01) > 1e-9 || math.Abs(got.WaitS-0.03) > 1e-9 {
+		t.Errorf("attack %gs, wait %gs; want the whole schedule's: 1.01s from the first start to the last send, 0.03s to the last response", got.AttackS, got.WaitS)
 	}
 	if got.TargetRate != 300 || got.AchievedRate != 297 || got.LatencyUncorrected == nil || *got.Shards.Parts[2].ScheduleLagP99 != 300 {
 		t.Errorf("target %g, achieved %g, uncorrected %v, part 2 %+v; want the whole schedule's 300/s",

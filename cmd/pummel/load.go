@@ -81,6 +81,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkStartRuns(cfg, plan.runs); err != nil {
+		return err
+	}
 	if cfg.Script, err = l.opts.loadScript(&cfg); err != nil {
 		return err
 	}
@@ -107,6 +110,7 @@ func (l *loader) load(c *cli.Context) error {
 		return err
 	}
 	res.Config = l.record
+	identify(&res, cfg)
 	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
