@@ -33,9 +33,9 @@ func (s Shard) Share(total int64) int64 {
 	return n
 }
 
-// rate is this part's share of a total rate: every Count-th request of
-// the whole schedule.
-func (s Shard) rate(total float64) float64 {
+// Rate is this part's share of a total rate (-R): every Count-th request
+// of the whole schedule.
+func (s Shard) Rate(total float64) float64 {
 	if s.whole() {
 		return total
 	}

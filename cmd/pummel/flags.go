@@ -57,6 +57,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Usage: "also write per-second latency histograms to `FILE` in HdrHistogram's log format"},
 		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "what goes to stdout: text, json or markdown"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no live progress"},
+		&cli.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "check the command line (flags, script, outputs), print what would run, and send nothing"},
 		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL passwords in outputs"},
 	}
 }

@@ -90,6 +90,9 @@ func (l *loader) load(c *cli.Context) error {
 	if cfg.Script != nil {
 		defer cfg.Script.Close()
 	}
+	if l.opts.dryRun {
+		return l.dryRun(cfg)
+	}
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}

@@ -42,9 +42,9 @@ type options struct {
 	serverLog, runs       string
 	scriptArgs            []string // after --
 
-	latency, quiet, showSecrets bool
-	format, hdrLog              string
-	outputs                     cli.StringSlice
+	latency, quiet, showSecrets, dryRun bool
+	format, hdrLog                      string
+	outputs                             cli.StringSlice
 
 	target string // the URL, the one positional argument
 }
