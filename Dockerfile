@@ -1,16 +1,40 @@
-# Multi-stage build of a static pummel; the build itself is scripts/build.sh,
-# the same script CI runs.
-FROM golang:1.26-bookworm AS build
+# syntax=docker/dockerfile:1
+# A static pummel in an empty image. One buildx call makes the linux/amd64 and
+# linux/arm64 images (c6i and c6g machines) by cross-compiling on the build
+# machine, without emulating the other architecture; the version comes from git,
+# since .git is not sent to the build:
+#
+#   docker buildx build --platform linux/amd64,linux/arm64 -t pummel \
+#     --build-arg VERSION="$(git describe --tags --always --dirty)" \
+#     --build-arg COMMIT="$(git rev-parse HEAD)" .
+#
+# The image runs as uid 65534 in /work, which it may write (-o results, plans),
+# with a writable /tmp (--exec logs). The built-in target for other containers:
+#   docker run -p 8080:8080 pummel serve --addr 0.0.0.0:8080
+FROM --platform=$BUILDPLATFORM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+ARG TARGETOS
+ARG TARGETARCH
 ARG VERSION=dev
-RUN VERSION="$VERSION" scripts/build.sh /out/pummel
+ARG COMMIT=
+ARG DATE=
+RUN GOOS="$TARGETOS" GOARCH="$TARGETARCH" VERSION="$VERSION" COMMIT="$COMMIT" DATE="$DATE" \
+    scripts/build.sh /out/pummel
+# scratch has no directories at all: make the two pummel writes to here.
+RUN mkdir -p -m 1777 /out/tmp && mkdir -p /out/work
 
 FROM scratch
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /out/pummel /usr/local/bin/pummel
-ENV PATH=/usr/local/bin
+COPY --from=build --chmod=1777 /out/tmp /tmp
+COPY --from=build --chown=65534:65534 /out/work /work
+ENV PATH=/usr/local/bin TMPDIR=/tmp
+WORKDIR /work
 USER 65534:65534
+# pummel serve --addr 0.0.0.0:8080
+EXPOSE 8080
 ENTRYPOINT ["pummel"]
+CMD ["--help"]

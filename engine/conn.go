@@ -3,7 +3,6 @@ package engine
 import (
 	"time"
 
-	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -49,22 +48,26 @@ type conn struct {
 	served  int
 	refused bool
 	backoff time.Duration
-	// scriptBuf holds what the script's request() returned; ends marks
-	// where each request in it ends.
-	scriptBuf []byte
-	ends      []int
-	// scriptHeaders are the last response's headers, for the script's
-	// response() only.
-	scriptHeaders []script.Header
+	// sc is what a script's calls need kept; nil without a script that
+	// makes each request.
+	sc *scriptBufs
 	// bytesIn and bytesOut count wire bytes not yet handed to a batch.
 	bytesIn, bytesOut int64
+	// partial counts the bytes of the response being read so far;
+	// smallest is the smallest whole response seen on the connection, and
+	// shrank is set once a response was smaller than one before it.
+	partial, smallest int
+	shrank            bool
 }
 
-func (c *conn) init(r *run, w *worker, out *outbox) {
+func (c *conn) init(r *run, w *worker, out *outbox, memo *headerMemo) {
 	c.run, c.worker, c.out = r, w, out
-	c.p.head, c.p.keepBody = r.head, r.keepBody
-	if w.script != nil && w.script.thread.WantsResponse() {
-		c.p.headers = c.keepHeaders
+	c.p.head, c.p.keepBody, c.p.memo = r.head, r.keepBody, memo
+	if w.script != nil {
+		c.sc = new(scriptBufs)
+		if w.script.thread.WantsResponse() {
+			c.p.headers = c.keepHeaders
+		}
 	}
 }
 
@@ -79,7 +82,7 @@ func (c *conn) take(t ticket) bool {
 
 // attached starts a new connection: nothing served on it, nothing parsed.
 func (c *conn) attached() {
-	c.served, c.refused = 0, false
+	c.served, c.refused, c.partial = 0, false, 0
 	c.p.reset()
 }
 
@@ -101,6 +104,7 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 		}
 		m, ev, err := c.p.feed(b[n:], hp)
 		n += m
+		c.partial += m
 		if err != nil {
 			c.fail(readFailure(err, true))
 			return len(b), reopen
@@ -108,6 +112,11 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 		if ev != responded {
 			return n, awaitMore
 		}
+		if c.smallest == 0 || c.partial < c.smallest {
+			c.shrank = c.smallest > 0
+			c.smallest = c.partial
+		}
+		c.partial = 0
 		if c.respond(now) {
 			return len(b), c.closeAfterResponse(len(b) - n)
 		}
@@ -258,16 +267,16 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 	}
 	req, err := c.scriptRequest()
 	if err != nil {
-		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		c.scriptFailed(t, err)
 		return nil, 0, 0
 	}
-	c.ends = countRequests(req, c.ends)
-	k = len(c.ends)
+	c.sc.ends = countRequests(req, c.sc.ends)
+	k = len(c.sc.ends)
 	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
 		_, got := c.run.claim(extra)
 		k = t.count + got
 	}
-	return req[:c.ends[k-1]], k, 1
+	return req[:c.sc.ends[k-1]], k, 1
 }
 
 // outbox collects the outcomes of one or more connections for their

@@ -70,7 +70,8 @@ type Config struct {
 	// from each request's intended send time.
 	Rates []float64
 	// Warmup is load applied before measuring, excluded from every figure:
-	// in open loop at WarmupRate (0: the first rate).
+	// in open loop at WarmupRate (0: the first rate); with Requests, for
+	// that long before the Requests measured ones.
 	Warmup     time.Duration
 	WarmupRate float64
 	// WarmupRequests is a closed-loop warm-up by count, for -n runs.
@@ -142,8 +143,8 @@ func (c *Config) Validate() error {
 		return errors.New("pipeline: pipelining needs keep-alive connections")
 	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
 		return errors.New("warmup: negative")
-	case c.Warmup > 0 && c.Requests > 0 && len(c.Rates) == 0:
-		return errors.New("warmup: with a request count, warm up by count (--warmup-requests)")
+	case c.Warmup > 0 && c.WarmupRequests > 0:
+		return errors.New("warmup: give a warm-up time or a warm-up count, not both")
 	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
 		return fmt.Errorf("engine: %q, want auto, loop or goroutine", c.Engine)
 	case c.Engine == EngineLoop && c.loopCan() != nil:

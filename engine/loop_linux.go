@@ -34,6 +34,7 @@ type loop struct {
 	events    []unix.EpollEvent
 	buf       []byte // the read buffer every connection reads into
 	hp        headerParsers
+	memo      headerMemo // the last response header, for every connection
 	// deadlines orders the dials' and requests' timeouts; wakes the
 	// connections' backoffs and delays.
 	deadlines deadlineQueue
@@ -50,6 +51,8 @@ type loop struct {
 	// opening is set while the connections are opened before the clock.
 	opening *openPhase
 	done    bool
+	// noPwait2 is set when the kernel lacks epoll_pwait2.
+	noPwait2 bool
 
 	mu     sync.Mutex // guards closed against wake
 	closed bool       // wakefd and epfd are closed
@@ -182,20 +185,31 @@ func (l *loop) timeout() time.Duration {
 
 // epollWait waits at most d (-1: for ever) with epoll_pwait2, whose
 // timeout has nanosecond resolution: a timed send must not wait out
-// epoll_wait's whole milliseconds.
+// epoll_wait's whole milliseconds. Kernels before 5.11 lack it; there the
+// wait is epoll_wait's, rounded up to the millisecond.
 func (l *loop) epollWait(d time.Duration) (int, error) {
-	var ts *unix.Timespec
-	var spec unix.Timespec
+	if !l.noPwait2 {
+		var ts *unix.Timespec
+		var spec unix.Timespec
+		if d >= 0 {
+			spec = unix.NsecToTimespec(int64(d))
+			ts = &spec
+		}
+		n, _, errno := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(l.epfd),
+			uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), uintptr(unsafe.Pointer(ts)), 0, 0)
+		if errno != unix.ENOSYS {
+			if errno != 0 {
+				return 0, errno
+			}
+			return int(n), nil
+		}
+		l.noPwait2 = true
+	}
+	ms := -1
 	if d >= 0 {
-		spec = unix.NsecToTimespec(int64(d))
-		ts = &spec
+		ms = int((d + time.Millisecond - 1) / time.Millisecond)
 	}
-	n, _, errno := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(l.epfd),
-		uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), uintptr(unsafe.Pointer(ts)), 0, 0)
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
+	return unix.EpollWait(l.epfd, l.events, ms)
 }
 
 // expire handles the deadlines and wake-ups that are due.

@@ -33,7 +33,13 @@ type loopConn struct {
 	// readable is an input event that came while the batch was still
 	// being written; hangup is the peer's close, seen in an event.
 	readable, hangup bool
-	listed           bool // in its loop's idle or spare list
+	listed           bool // in its loop's idle list
+	// lowWater is the socket's SO_RCVLOWAT; lastBatch how long the last
+	// batch read without a grace took; graced is set when this batch's
+	// grace passed (see armLowWater).
+	lowWater  int
+	lastBatch time.Duration
+	graced    bool
 }
 
 // connState is where a loop connection stands.
@@ -50,7 +56,7 @@ const (
 func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
-	c.init(l.run, l.worker, &l.out)
+	c.init(l.run, l.worker, &l.out, &l.memo)
 	return c
 }
 
@@ -112,7 +118,7 @@ func (c *loopConn) dial() {
 		c.dialFailed(err)
 		return
 	}
-	c.fd, c.gen, c.state, c.hangup, c.readable = fd, c.gen+1, connecting, false, false
+	c.fd, c.gen, c.state, c.hangup, c.readable, c.lowWater = fd, c.gen+1, connecting, false, false, 1
 	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET}
 	setIndex(&ev, int32(c.id), c.gen)
 	if err := unix.EpollCtl(c.l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
@@ -235,7 +241,9 @@ func (c *loopConn) write() {
 	if c.readable || c.hangup {
 		c.readable = false
 		c.read()
+		return
 	}
+	c.armLowWater()
 }
 
 // writeFailed handles a failed write. A reused connection the server had
@@ -289,6 +297,7 @@ func (c *loopConn) read() {
 			return
 		}
 		if n+m < len(buf) && !c.hangup {
+			c.armLowWater()
 			return // the socket is drained: the next input event brings more
 		}
 	}
@@ -337,6 +346,11 @@ func (c *loopConn) peerClosed(reset bool) {
 // batchDone goes on after every request of the batch ended well.
 func (c *loopConn) batchDone() {
 	c.l.deadlines.remove(&c.timed)
+	c.l.wakes.remove(&c.timed)
+	if !c.graced {
+		c.lastBatch = time.Since(c.sent)
+	}
+	c.graced = false
 	c.state = idle
 	c.hold(false)
 	c.afterBatch()
@@ -392,6 +406,8 @@ func (c *loopConn) expired() {
 // woken goes on after a backoff or a script's delay.
 func (c *loopConn) woken() {
 	switch {
+	case c.state == awaiting:
+		c.lowWaterGrace()
 	case c.holding:
 		c.begin(c.t) // the delay before the ticket's requests is over
 	case c.l.sched != nil:
@@ -435,6 +451,9 @@ func (c *loopConn) setActive(a bool) {
 
 // shut closes the socket, if open; its epoll registration goes with it.
 func (c *loopConn) shut() {
+	if c.state == awaiting {
+		c.l.wakes.remove(&c.timed) // a low-water grace
+	}
 	if c.fd >= 0 {
 		unix.Close(c.fd)
 		c.fd = -1

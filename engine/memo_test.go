@@ -80,7 +80,7 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		stream.WriteString(tt.response)
 	}
 	buf := []byte(stream.String()) // all of it buffered at once
-	p, hp := &parser{}, &headerParsers{own: newHeaderParser()}
+	p, hp := &parser{memo: &headerMemo{}}, &headerParsers{own: newHeaderParser()}
 	for i, tt := range tests {
 		hits := p.memo.hits
 		n, ev, err := p.feed(buf, hp)
@@ -103,20 +103,20 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 0\r\n\r\n"
 	u, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := Config{URL: u}
-	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(1, u.Host) // it has a response()
+	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(t.Context(), 1, u.Host) // it has a response()
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &conn{}
-	c.init(&run{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{})
+	c.init(&run{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &headerMemo{})
 	b, hp := []byte(a+a+a), &headerParsers{own: newHeaderParser()}
 	for i := range 3 {
 		n, ev, err := c.p.feed(b, hp)
 		if err != nil || ev != responded || c.p.status != 200 {
 			t.Fatalf("response %d: status %d, error %v", i, c.p.status, err)
 		}
-		if c.p.memo.hits != 0 || len(c.scriptHeaders) == 0 {
-			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.memo.hits, len(c.scriptHeaders))
+		if c.p.memo.hits != 0 || len(c.sc.headers) == 0 {
+			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.memo.hits, len(c.sc.headers))
 		}
 		b = b[n:]
 	}

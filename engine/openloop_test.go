@@ -35,11 +35,6 @@ func TestOpenLoopSendsRateTimesDuration(t *testing.T) {
 			if res.TargetRate != tt.rates[0] || res.LatencyUncorrected == nil || res.ScheduleLag == nil {
 				t.Fatalf("open-loop fields missing: %+v", res)
 			}
-			// A sanity bound, not a performance test: the schedule spreads
-			// the sends evenly over the duration.
-			if r := res.AchievedRate / res.TargetRate; r < 0.8 || r > 1.25 {
-				t.Errorf("achieved %.1f/s for a target of %g/s", res.AchievedRate, res.TargetRate)
-			}
 			if res.Latency.Min < float64(tt.delay.Microseconds()) || res.Latency.P50 < res.LatencyUncorrected.P50 {
 				t.Errorf("latency %+v, uncorrected %+v: corrected latency cannot be below the uncorrected one or the delay", res.Latency, *res.LatencyUncorrected)
 			}
@@ -114,13 +109,18 @@ func TestWarmupIsExcludedFromEveryFigure(t *testing.T) {
 			Warmup: 200 * time.Millisecond, WarmupRate: 50}, 50, 60},
 		{"by count", Config{Requests: 100, WarmupRequests: 50, Pipeline: 8}, 100, 150},
 		{"by time", Config{Duration: 300 * time.Millisecond, Warmup: 300 * time.Millisecond}, 0, 0},
+		// A timed warm-up, then exactly the count: the warm-up takes none of it.
+		{"by time, then a count", Config{Requests: 200, Warmup: 300 * time.Millisecond, Pipeline: 4}, 200, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{})
 			tt.cfg.Connections = 4
 			res := load(t, srv, tt.cfg)
-			if tt.measured > 0 && (res.Requests != tt.measured || srv.Requests() != tt.serverSeen) {
+			if tt.serverSeen < 0 && (res.Requests != tt.measured || srv.Requests() <= tt.measured) {
+				t.Errorf("measured %d of the %d the server saw; want %d after a warm-up", res.Requests, srv.Requests(), tt.measured)
+			}
+			if tt.measured > 0 && tt.serverSeen >= 0 && (res.Requests != tt.measured || srv.Requests() != tt.serverSeen) {
 				t.Errorf("measured %d of the %d the server saw; want %d of %d", res.Requests, srv.Requests(), tt.measured, tt.serverSeen)
 			}
 			if tt.measured == 0 && (res.Requests == 0 || res.Requests >= srv.Requests()) {

@@ -67,7 +67,10 @@ type parser struct {
 	// headers, when set, receives a copy of each parsed header's fields
 	// (a script's response() wants them); the memo is then not used.
 	headers func(*fasthttp.ResponseHeader)
-	memo    headerMemo
+	// memo is the last header parsed, shared by the connections of an
+	// event loop (they talk to one server, one at a time), a connection's
+	// own in the goroutine transport; nil: none.
+	memo *headerMemo
 }
 
 // event is what feed found.
@@ -151,7 +154,7 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	}
 	b = b[n:]
 	p.interim = false
-	if m, ok := p.memo.match(b); ok && p.headers == nil {
+	if m, ok := p.recognise(b); ok {
 		p.begin(p.memo.status, p.memo.length, p.memo.closeConn)
 		return n + m, true, nil
 	}
@@ -174,11 +177,20 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	}
 	if p.headers != nil {
 		p.headers(h)
-	} else {
+	} else if p.memo != nil {
 		p.memo.remember(b[:end], status, length, closeConn)
 	}
 	p.begin(status, length, closeConn)
 	return n + end, true, nil
+}
+
+// recognise reports whether b starts with the remembered header, and how
+// long it is; never with a script, which wants every header parsed.
+func (p *parser) recognise(b []byte) (int, bool) {
+	if p.memo == nil || p.headers != nil {
+		return 0, false
+	}
+	return p.memo.match(b)
 }
 
 // begin starts reading the body of a response whose header was read;

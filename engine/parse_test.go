@@ -114,7 +114,7 @@ func TestParserFramesResponses(t *testing.T) {
 	for _, tt := range tests {
 		for how, pieces := range splits(tt.stream, rng) {
 			t.Run(tt.name+"/"+how, func(t *testing.T) {
-				p := &parser{head: tt.head, keepBody: true}
+				p := &parser{head: tt.head, keepBody: true, memo: &headerMemo{}}
 				got, err := parseStream(p, pieces, tt.closed)
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("error %v, want %v", err, tt.err)
@@ -143,7 +143,7 @@ func TestParserFramesResponses(t *testing.T) {
 func TestParserRemembersTheHeader(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:39 GMT\r\nContent-Length: 2\r\n\r\nok"
 	const b = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:40 GMT\r\nContent-Length: 2\r\n\r\nok"
-	p := &parser{keepBody: true}
+	p := &parser{keepBody: true, memo: &headerMemo{}}
 	got, err := parseStream(p, []string{a, b, a}, false)
 	if err != nil || len(got) != 3 || got[2] != (parsed{200, false, "ok"}) {
 		t.Fatalf("got %+v, %v", got, err)
@@ -160,7 +160,7 @@ func FuzzParser(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		var first []parsed
 		for _, pieces := range splits(stream, rng) {
-			got, err := parseStream(&parser{keepBody: true}, pieces, true)
+			got, err := parseStream(&parser{keepBody: true, memo: &headerMemo{}}, pieces, true)
 			if err != nil {
 				return
 			}

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -108,5 +112,26 @@ func TestClaimHandsOutExactlyTheRequests(t *testing.T) {
 		if got.Load() != 1100 || warm.Load() != 100 {
 			t.Errorf("depth %d: handed out %d (warm-up %d), want 1100 (100)", depth, got.Load(), warm.Load())
 		}
+	}
+}
+
+// Responses that shrink, each smaller than any before it, never leave a
+// pipelined batch waiting for bytes that will not come (the event loop's
+// low-water mark expects at least the smallest response seen).
+func TestPipelinedResponsesSmallerThanBefore(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Write(bytes.Repeat([]byte("x"), max(1, 200-int(n.Add(1))))) //nolint:errcheck // test server
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			n.Store(0)
+			res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 1, Threads: 1, Requests: 64, Pipeline: 8, Timeout: time.Second})
+			if err != nil || res.Requests != 64 || res.Errors != (stats.Errors{}) {
+				t.Errorf("err %v, responses %d, errors %+v %v; want 64 clean", err, res.Requests, res.Errors, res.ErrorCauses)
+			}
+		})
 	}
 }

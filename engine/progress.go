@@ -15,7 +15,11 @@ type Progress struct {
 	Requests, Limit int64
 	// Errors counts failed requests so far, of every class.
 	Errors int64
-	// Rate is the last second's responses; P50 and P99 its latency.
+	// Measured is true once a whole second of the measurement has passed:
+	// until then Rate, P50 and P99 hold nothing yet.
+	Measured bool
+	// Rate is the last second's responses; P50 and P99 its latency (0
+	// for a second without a response).
 	Rate     float64
 	P50, P99 time.Duration
 	// TargetRate is the current open-loop rate, 0 in closed loop.
@@ -33,7 +37,7 @@ func (s *sampler) report(now time.Time) {
 	if from.IsZero() {
 		from = now
 	}
-	p := Progress{Elapsed: now.Sub(from), Planned: s.run.planned(), Limit: s.run.cfg.Requests,
+	p := Progress{Elapsed: now.Sub(from), Planned: s.run.planned(), Limit: s.run.cfg.Requests, Measured: s.last.At > 0,
 		Rate: float64(s.last.Requests), P50: micros(s.last.Latency.P50), P99: micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()

@@ -95,7 +95,8 @@ func TestValidate(t *testing.T) {
 		{"neither duration nor count", func(c *Config) { c.Duration = 0 }, "duration"},
 		{"no timeout", func(c *Config) { c.Timeout = 0 }, "timeout"},
 		{"scheme", func(c *Config) { c.URL = &url.URL{Scheme: "ftp", Host: "h"} }, "scheme"},
-		{"timed warm-up with a count", func(c *Config) { c.Requests, c.Warmup = 5, time.Second }, "warm up by count"},
+		{"timed warm-up with a count", func(c *Config) { c.Requests, c.Warmup = 5, time.Second }, ""},
+		{"warm-up time and count", func(c *Config) { c.Requests, c.Warmup, c.WarmupRequests = 5, time.Second, 2 }, "not both"},
 		{"less than one request per stage", func(c *Config) { c.Rates, c.Duration = []float64{0.3}, 2*time.Second }, "less than one request"},
 	}
 	for _, tt := range tests {

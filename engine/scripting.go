@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"sync"
 	"time"
@@ -13,6 +12,15 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/valyala/fasthttp"
 )
+
+// scriptBufs is what a connection keeps for its worker's script: the
+// bytes request() returned, where each request in them ends, and the last
+// response's headers for response().
+type scriptBufs struct {
+	request []byte
+	ends    []int
+	headers []script.Header
+}
 
 // scripted is a worker's Lua thread (wrk's per-thread state) and the lock
 // that serialises its connections' calls into it.
@@ -40,7 +48,7 @@ func ScriptTarget(cfg *Config) script.Target {
 // only sets wrk.method, path, headers or body changes the request, which is
 // then still built once; otherwise the workers call into it per request.
 func (r *run) setupScript(workers []*worker) error {
-	threads, err := r.cfg.Script.Threads(len(workers), r.dialer.address)
+	threads, err := r.cfg.Script.Threads(r.scriptContext(), len(workers), r.dialer.address)
 	if err != nil {
 		return err
 	}
@@ -56,6 +64,20 @@ func (r *run) setupScript(workers []*worker) error {
 		w.script = &scripted{thread: threads[i]}
 	}
 	return nil
+}
+
+// scriptContext is the context of the script's threads: it ends a quarter
+// of --timeout (at most a second) after the run's. A hook running as the
+// run stops may still return (its request is then abandoned, as any in
+// flight); one still running after that is stuck, most likely in an
+// endless loop: it is stopped, so the run ends within --timeout of -d or
+// of the first interrupt, and counted as a validation error naming the
+// hook and line.
+func (r *run) scriptContext() context.Context {
+	grace := min(r.cfg.Timeout/4, time.Second)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.ctx))
+	context.AfterFunc(r.ctx, func() { time.AfterFunc(grace, cancel) })
+	return ctx
 }
 
 // useScriptFields rebuilds the one request from the fields the script set.
@@ -84,8 +106,8 @@ func (r *run) useScriptFields(th *script.Thread) error {
 }
 
 // scriptDelay asks the worker's script, if it has delay(), how long to
-// wait before the ticket's requests; ok is false when delay() failed,
-// which is counted against them.
+// wait before the ticket's requests; ok is false when delay() failed
+// (see scriptFailed).
 func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 	s := c.worker.script
 	if s == nil || !s.thread.HasDelay() {
@@ -95,14 +117,27 @@ func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 	d, err := s.thread.Delay()
 	s.mu.Unlock()
 	if err != nil {
-		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		c.scriptFailed(t, err)
 		return 0, false
 	}
 	return d, true
 }
 
+// scriptFailed counts the ticket's requests as validation errors with the
+// cause err, a script's error, unless err is script.ErrStopped: the run is
+// then over, and the script made no error (see scriptRequest).
+func (c *conn) scriptFailed(t ticket, err error) {
+	if !errors.Is(err, script.ErrStopped) {
+		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+	}
+}
+
 // scriptRequest asks the worker's script for the next request bytes; they
-// may hold several pipelined requests.
+// may hold several pipelined requests. It returns script.ErrStopped when
+// the script's threads stopped before the call: the connection waited for
+// the worker's Lua state while a stuck hook ran as the run ended. The run
+// is over then, and the ticket is dropped uncounted: the script made no
+// error.
 func (c *conn) scriptRequest() ([]byte, error) {
 	s := c.worker.script
 	s.mu.Lock()
@@ -111,19 +146,19 @@ func (c *conn) scriptRequest() ([]byte, error) {
 		return c.run.request, nil
 	}
 	var err error
-	c.scriptBuf, err = s.thread.AppendRequest(c.scriptBuf[:0])
-	return c.scriptBuf, err
+	c.sc.request, err = s.thread.AppendRequest(c.sc.request[:0])
+	return c.sc.request, err
 }
 
 // keepHeaders copies a response's headers for the script's response(),
 // if it has one: the parser goes back to its pool before the call.
 func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
-	c.scriptHeaders = c.scriptHeaders[:0]
+	c.sc.headers = c.sc.headers[:0]
 	if !c.worker.script.thread.WantsResponse() {
 		return
 	}
 	for k, v := range h.All() {
-		c.scriptHeaders = append(c.scriptHeaders, script.Header{Name: string(k), Value: string(v)})
+		c.sc.headers = append(c.sc.headers, script.Header{Name: string(k), Value: string(v)})
 	}
 }
 
@@ -134,51 +169,16 @@ func (c *conn) scriptResponse(status int) {
 		return
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.scriptHeaders, c.p.body)
+	err := s.thread.Response(status, c.sc.headers, c.p.body)
 	s.mu.Unlock()
-	if err != nil {
+	if err != nil && !errors.Is(err, script.ErrStopped) {
 		c.worker.addError(c.t.phase, stats.Validation, err.Error())
 	}
 }
 
-// countRequests splits b into the HTTP requests it holds and returns where
-// each ends; bytes after the last complete request end a last, partial one.
-func countRequests(b []byte, ends []int) []int {
-	ends = ends[:0]
-	for off := 0; off < len(b); {
-		head := bytes.Index(b[off:], []byte("\r\n\r\n"))
-		if head < 0 {
-			return append(ends, len(b))
-		}
-		end := off + head + 4
-		end = min(end+contentLength(b[off:end]), len(b))
-		ends = append(ends, end)
-		off = end
-	}
-	return ends
-}
-
-// contentLength finds the Content-Length of a request header block.
-func contentLength(head []byte) int {
-	for line := range bytes.SplitSeq(head, []byte("\r\n")) {
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
-			n := 0
-			for _, ch := range bytes.TrimSpace(value) {
-				if ch < '0' || ch > '9' {
-					return 0
-				}
-				n = n*10 + int(ch-'0')
-			}
-			return n
-		}
-	}
-	return 0
-}
-
 // ScriptDone runs the script's done(summary, latency, requests) with the
-// result, writing what it prints to out.
-func ScriptDone(p *script.Program, res stats.Result, out io.Writer) error {
+// result.
+func ScriptDone(p *script.Program, res stats.Result) error {
 	if !p.HasDone() {
 		return nil
 	}
@@ -189,5 +189,5 @@ func ScriptDone(p *script.Program, res stats.Result, out io.Writer) error {
 	e := res.Errors
 	s := script.Summary{Duration: time.Duration(res.DurationS * float64(time.Second)), Requests: res.Requests, Bytes: res.BytesRead,
 		Errors: script.Errors{Connect: e.Connect, Read: e.Read, Write: e.Write, Status: e.Status, Timeout: e.Timeout}}
-	return p.Done(s, newLatencyDistribution(h), spreadDistribution{res.ThreadRate}, out)
+	return p.Done(s, newLatencyDistribution(h), spreadDistribution{res.ThreadRate})
 }

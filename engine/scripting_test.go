@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // seen is a request as the recording server received it.
@@ -45,10 +47,17 @@ func recordingServer(t *testing.T) (*url.URL, func() []seen) {
 // example is the path of an example script in scripts/lua.
 func example(name string) string { return filepath.Join("..", "scripts", "lua", name) }
 
-// withScript loads the script at path into cfg.Script, closed when the test ends.
+// withScript loads the script at path into cfg.Script, closed when the
+// test ends; what it prints is discarded.
 func withScript(t *testing.T, cfg *Config, path string, args ...string) *script.Program {
 	t.Helper()
-	p, err := script.Load(path, args, ScriptTarget(cfg))
+	return printingScript(t, cfg, io.Discard, path, args...)
+}
+
+// printingScript is withScript with what the script prints going to out.
+func printingScript(t *testing.T, cfg *Config, out io.Writer, path string, args ...string) *script.Program {
+	t.Helper()
+	p, err := script.Load(t.Context(), path, script.Options{Args: args, Target: ScriptTarget(cfg), Output: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,13 +79,13 @@ func runScript(t *testing.T, cfg Config, name string, args ...string) runOutcome
 	if cfg.Duration == 0 && cfg.Requests == 0 {
 		cfg.Duration = 10 * time.Second
 	}
-	p := withScript(t, &cfg, example(name), args...)
+	var out bytes.Buffer
+	p := printingScript(t, &cfg, &out, example(name), args...)
 	res, err := Run(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := ScriptDone(p, res, &out); err != nil {
+	if err := ScriptDone(p, res); err != nil {
 		t.Fatal(err)
 	}
 	return runOutcome{res.Requests, ended(res), out.String()}
@@ -138,18 +147,16 @@ func TestScriptStopAndDone(t *testing.T) {
 	if run.responses < 20 || run.responses > 22 || time.Since(began) > 10*time.Second {
 		t.Errorf("%d responses in %v: want about 20, and an early end", run.responses, time.Since(began))
 	}
-	report := runScript(t, Config{URL: u, Requests: 50, Connections: 2}, "report.lua")
-	if !regexp.MustCompile(`(?m)^percentile,latency_us\n50,\d+\n`).MatchString(report.done) {
-		t.Errorf("done() printed %q, want a CSV of percentiles", report.done)
+	csv := filepath.Join(t.TempDir(), "latency.csv")
+	t.Setenv("PUMMEL_CSV", csv)
+	runScript(t, Config{URL: u, Requests: 50, Connections: 2}, "report.lua")
+	if b, err := os.ReadFile(csv); err != nil || !regexp.MustCompile(`^percentile,latency_us\n50,\d+\n`).Match(b) {
+		t.Errorf("done() wrote %q (%v), want a CSV of percentiles", b, err)
 	}
 }
 
 func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "broken.lua")
-	src := "local n = 0\nfunction request()\n  n = n + 1\n  if n % 2 == 0 then error('boom') end\n  return wrk.format()\nend\n"
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := luaFile(t, "broken.lua", "local n = 0\nfunction request()\n  n = n + 1\n  if n % 2 == 0 then error('boom') end\n  return wrk.format()\nend\n")
 	u, _ := recordingServer(t)
 	cfg := Config{URL: u, Requests: 10, Connections: 1, Threads: 1, Timeout: 5 * time.Second}
 	withScript(t, &cfg, path)
@@ -160,6 +167,16 @@ func TestScriptErrorsAreCountedNotFatal(t *testing.T) {
 	if res.Requests != 5 || res.Errors.Validation != 5 || !strings.Contains(strings.Join(keys(res.ErrorCauses["validation"]), ""), "broken.lua:4") {
 		t.Errorf("responses %d, validation errors %d %v: want 5 and 5 naming broken.lua:4", res.Requests, res.Errors.Validation, res.ErrorCauses)
 	}
+}
+
+// luaFile writes a script named name with src and returns its path.
+func luaFile(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func keys(m map[string]int64) []string {
@@ -176,5 +193,36 @@ func TestScriptAndPipelineRefused(t *testing.T) {
 	withScript(t, &cfg, example("counter.lua"))
 	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "pipeline") {
 		t.Errorf("Run = %v, want a pipeline error", err)
+	}
+}
+
+// TestScriptChunkedRequestsCountedOnce sends requests with chunked bodies
+// (an extension, a trailer) from request(), one or two at a time: each is
+// one request to the server and one response to pummel.
+func TestScriptChunkedRequestsCountedOnce(t *testing.T) {
+	const chunked = `POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+		`5;ext=1\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n`
+	for _, engine := range transports() {
+		for _, perCall := range []int{1, 2} {
+			t.Run(engine+"/"+strconv.Itoa(perCall)+" per request()", func(t *testing.T) {
+				path := luaFile(t, "chunked.lua", "function request() return string.rep(\""+chunked+"\", "+strconv.Itoa(perCall)+") end\n")
+				u, got := recordingServer(t)
+				cfg := Config{Engine: engine, URL: u, Requests: 20, Connections: 2, Threads: 1, Timeout: 5 * time.Second}
+				withScript(t, &cfg, path)
+				res, err := Run(t.Context(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := got()
+				if res.Requests != 20 || len(seen) != 20 || res.Errors != (stats.Errors{}) {
+					t.Errorf("responses %d, server saw %d, errors %+v: want 20, 20, none", res.Requests, len(seen), res.Errors)
+				}
+				for _, s := range seen {
+					if s.body != "hello" {
+						t.Fatalf("server read body %q, want hello", s.body)
+					}
+				}
+			})
+		}
 	}
 }

@@ -20,6 +20,7 @@ type streamConn struct {
 	conn
 	tr   *streams
 	own  outbox
+	memo headerMemo
 	nc   net.Conn // nil while disconnected
 	wire *wire    // nc's byte stream
 	// buf is the read buffer; buf[:carry] holds a partial response header
@@ -44,7 +45,7 @@ const idlePeek = time.Millisecond
 
 func newStreamConn(r *run, w *worker, tr *streams) *streamConn {
 	s := &streamConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
-	s.init(r, w, &s.own)
+	s.init(r, w, &s.own, &s.memo)
 	return s
 }
 

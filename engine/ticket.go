@@ -28,7 +28,10 @@ func (r *run) next(w *worker) (t ticket, ok bool) {
 		return r.scheduled(r.issued.Add(1) - 1)
 	}
 	t = ticket{count: r.depth, phase: measuredPhase}
-	if r.limit > 0 {
+	switch {
+	case r.warming.Load(): // a timed warm-up, also before -n's count: it takes none of the count
+		t.phase = warmupPhase
+	case r.limit > 0:
 		i, k := r.claim(r.depth)
 		if k == 0 {
 			return t, false
@@ -39,8 +42,6 @@ func (r *run) next(w *worker) (t ticket, ok bool) {
 		} else if r.cfg.WarmupRequests > 0 {
 			r.measured.CompareAndSwap(0, time.Now().UnixNano())
 		}
-	} else if r.warming.Load() {
-		t.phase = warmupPhase
 	}
 	return t, true
 }

@@ -39,4 +39,10 @@ func TestTimelineSumsToTheTotals(t *testing.T) {
 	if len(progress) < 4 || progress[0].Elapsed >= 0 || progress[len(progress)-1].Requests == 0 || progress[len(progress)-1].Planned != cfg.Duration {
 		t.Errorf("progress reports %d, first %+v", len(progress), progress)
 	}
+	// Before the first whole second there is no rate or latency to show.
+	for _, p := range progress {
+		if p.Measured != (p.Elapsed >= time.Second) {
+			t.Errorf("progress at %v: Measured %v", p.Elapsed, p.Measured)
+		}
+	}
 }

@@ -102,6 +102,14 @@ func (h *wakeHeap) set(t *timed, w time.Time) {
 	}
 }
 
+// remove takes t out of the heap, if it is in it.
+func (h *wakeHeap) remove(t *timed) {
+	if t.index >= 0 {
+		heap.Remove(h, t.index)
+		t.wake = time.Time{}
+	}
+}
+
 // due removes and returns the first entry due by now, or nil.
 func (h *wakeHeap) due(now time.Time) *timed {
 	if len(*h) == 0 || (*h)[0].wake.After(now) {

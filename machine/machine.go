@@ -35,11 +35,16 @@ func Describe(version string, now time.Time) stats.Environment {
 // Version returns pummel's version: the one set at link time if any, else
 // the module version and VCS revision recorded by the Go toolchain.
 func Version(linked string) string {
+	info, _ := debug.ReadBuildInfo()
+	return versionFrom(linked, info)
+}
+
+// versionFrom is Version on a given build info, which may be nil.
+func versionFrom(linked string, info *debug.BuildInfo) string {
 	if linked != "" {
 		return linked
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	if info == nil {
 		return "unknown"
 	}
 	v := info.Main.Version

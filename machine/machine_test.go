@@ -2,6 +2,7 @@ package machine
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -30,5 +31,33 @@ func TestVersion(t *testing.T) {
 	}
 	if got := Version(""); got == "" || strings.ContainsAny(got, " \n") {
 		t.Errorf("Version(\"\") = %q, want a build-info version", got)
+	}
+}
+
+func TestDescribeBuild(t *testing.T) {
+	info := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "61423ba8c1e2f00d"}, {Key: "vcs.time", Value: "2026-03-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
+	platform := runtime.GOOS + "/" + runtime.GOARCH
+	tests := []struct {
+		name   string
+		linked Linked
+		info   *debug.BuildInfo
+		want   Build
+	}{
+		{"go build in a work tree", Linked{}, info,
+			Build{Version: "devel-61423ba8c1e2-dirty", Commit: "61423ba8c1e2f00d", Modified: true, Date: "2026-03-01T10:00:00Z", Go: runtime.Version(), Platform: platform}},
+		{"scripts/build.sh", Linked{Version: "v1.2.0", Commit: "abc", Date: "2026-03-02T00:00:00Z"}, &debug.BuildInfo{},
+			Build{Version: "v1.2.0", Commit: "abc", Date: "2026-03-02T00:00:00Z", Go: runtime.Version(), Platform: platform}},
+		{"no build info", Linked{}, nil, Build{Version: "unknown", Go: runtime.Version(), Platform: platform}},
+	}
+	for _, tt := range tests {
+		if got := describeBuild(tt.linked, tt.info); got != tt.want {
+			t.Errorf("%s: %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+	text := describeBuild(Linked{Version: "v1.2.0"}, nil).String()
+	want := "pummel v1.2.0\n  commit  unknown\n  built   unknown\n  go      " + runtime.Version() + " " + platform + "\n"
+	if text != want {
+		t.Errorf("String() = %q, want %q", text, want)
 	}
 }

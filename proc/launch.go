@@ -49,7 +49,8 @@ type Spec struct {
 	// DefaultSettle; point at 0 for none (--settle 0).
 	Settle *time.Duration
 	// LogPath receives the server's stdout and stderr (truncated first);
-	// "" means a new temporary file, which is left for the user to read.
+	// "" means a new temporary file, which RemoveLog removes after a run
+	// that went well and is otherwise left for the user to read.
 	LogPath string
 	// StopGrace is the time Stop gives the server between SIGTERM and
 	// SIGKILL.
@@ -92,6 +93,7 @@ type Process struct {
 	cmd     *exec.Cmd
 	pid     int
 	logPath string
+	tempLog bool // logPath is a temporary file Launch made
 	grace   time.Duration
 	startup time.Duration // written by Launch before it returns p
 
@@ -147,7 +149,7 @@ func start(s Spec) (*Process, time.Time, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], err)
 	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.Name(), grace: s.StopGrace, done: make(chan struct{})}
+	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.Name(), tempLog: s.LogPath == "", grace: s.StopGrace, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.done)

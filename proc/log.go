@@ -34,6 +34,20 @@ func openLog(path string) (*os.File, error) {
 	return f, nil
 }
 
+// TemporaryLog reports whether the server's log is a temporary file that
+// Launch made (Spec.LogPath ""), rather than one the user named.
+func (p *Process) TemporaryLog() bool { return p.tempLog }
+
+// RemoveLog removes the server's log if it is a temporary file, for a run
+// that went well: nobody needs it, and a temporary directory should not
+// fill with them. A log the user named is kept. Call it after Stop.
+func (p *Process) RemoveLog() error {
+	if !p.tempLog {
+		return nil
+	}
+	return os.Remove(p.logPath)
+}
+
 // logTail describes the end of the server's log on one line: `log
 // /tmp/x.log ends: "line" | "line"`, at most n lines.
 func logTail(path string, n int) string {

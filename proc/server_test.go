@@ -90,15 +90,25 @@ func grow(w http.ResponseWriter, r *http.Request) {
 	mu.Unlock()
 }
 
+// burn spins until the process has used ms more milliseconds of CPU: of
+// CPU time, not wall time, so that a busy machine stretches the request
+// rather than shrinking what it burns.
 func burn(w http.ResponseWriter, r *http.Request) {
 	ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
 	x := 0
-	for end := time.Now().Add(time.Duration(ms) * time.Millisecond); time.Now().Before(end); {
+	for end := cpu() + time.Duration(ms)*time.Millisecond; cpu() < end; {
 		for i := range 10000 {
 			x += i * i
 		}
 	}
 	fmt.Fprint(w, x)
+}
+
+// cpu is the process's CPU time so far.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 `
 

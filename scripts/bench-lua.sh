@@ -46,12 +46,7 @@ done
 {
   echo "| script | requests per client CPU-second | vs no script |"
   echo "|---|---:|---:|"
-  awk -v variants="$variants" '
-    function median(list,   n, a, i, j, t) {
-      n = split(list, a, " ")
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
+  awk -v variants="$variants" "$awk_median"'
     { eff[$1] = eff[$1] " " $2 / ($3 + $4) }
     END {
       nv = split(variants, V, " "); base = median(eff["none"])

@@ -2,7 +2,7 @@
 # Open-loop benchmark: the highest constant rate pummel holds against one
 # nginx worker, pinned (nginx on CPU 1, pummel on CPU 0).
 #
-#   scripts/bench-openloop.sh [-r "10000 20000 40000 60000"] [-d SECONDS] [-c CONNS] [-o OUT.md]
+#   scripts/bench-openloop.sh [-r "100 10000 40000 60000"] [-d SECONDS] [-c CONNS] [-o OUT.md]
 #
 # For each rate: pummel -R RATE -d D -c CONNS after a 2 s warm-up, and the
 # achieved send rate, the schedule lag (p50, p99, sends over 2 ms late),
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rates="10000 20000 40000 60000" dur=10 conns=256 out=/dev/stdout
+rates="100 10000 40000 60000" dur=10 conns=256 out=/dev/stdout
 while getopts "r:d:c:o:" opt; do
   case $opt in
     r) rates=$OPTARG ;; d) dur=$OPTARG ;; c) conns=$OPTARG ;; o) out=$OPTARG ;;

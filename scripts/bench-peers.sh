@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Side-by-side closed-loop benchmark of pummel against wrk, ab and hey, all
-# loading one nginx worker that answers an empty 200.
+# Side-by-side closed-loop benchmark of pummel (both transports) against
+# wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
+# that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel wrk ab hey"] [-p DEPTH] [-o OUT.md]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-p DEPTH] [-o OUT.md]
 #
+# Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
+# bombardier, vegeta (see bench_command in scripts/lib.sh).
 # -p DEPTH adds a pipelined comparison at each connection count: pummel
-# --pipeline DEPTH against wrk with scripts/lua/pipeline.lua at the same
-# depth, and checks that `pummel -n` at that depth sends exactly the
-# requests nginx counts. Pipelined runs get a 30 s timeout (see
+# --pipeline DEPTH (both transports) against wrk with
+# scripts/lua/pipeline.lua at the same depth, and checks that `pummel -n`
+# at that depth sends exactly the requests nginx counts. Pipelined runs get a 30 s timeout (see
 # bench_command in scripts/lib.sh).
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
 # interleaved within each repetition, so drift in the machine hits all of
@@ -37,7 +40,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-reps=5 conns="64 10000" dur=10 tools="pummel wrk ab hey" depth="" out=/dev/stdout
+reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout
 while getopts "r:c:d:t:p:o:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;;
@@ -46,10 +49,15 @@ while getopts "r:c:d:t:p:o:" opt; do
 done
 
 . scripts/lib.sh
-bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey /usr/bin/time:time taskset:util-linux curl:curl
+bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
 
-[ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
+if [ -n "$depth" ]; then
+  for tool in $tools; do
+    case $tool in pummel | pummel-goroutine | wrk) tools="$tools $tool-pipeline" ;; esac
+  done
+fi
 bench_setup
+case " $tools " in *" bombardier "* | *" vegeta "*) bench_go_peers ;; esac
 bench_nginx 18089
 
 if [ -n "$depth" ]; then # every pipelined request counted, exactly
@@ -89,12 +97,7 @@ done
 {
   echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" '
-    function median(list,   n, a, i, j, t) {
-      n = split(list, a, " ")
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" "$awk_median"'
     { k = $1 SUBSEP $2
       rps[k] = rps[k] " " $4 / $5
       eff[k] = eff[k] " " $4 / ($6 + $7)
@@ -143,7 +146,7 @@ done
   echo
   echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
   bench_footer
-  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | head -1 | awk '{print $NF}'), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | head -1 | awk '{print $NF}'), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier v1.2.6, vegeta v12.13.0 (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
   echo

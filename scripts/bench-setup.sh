@@ -51,12 +51,7 @@ done
 {
   echo "| tool | steady-state requests per client CPU-second | vs wrk | set-up and tear-down CPU-s |"
   echo "|---|---:|---:|---:|"
-  awk -F'\t' '
-    function median(list,   n, a, i, j, t) {
-      n = split(list, a, " ")
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
+  awk -F'\t' "$awk_median"'
     { s = ($4 - $2) / ($5 - $3); steady[$1] = steady[$1] " " s; setup[$1] = setup[$1] " " ($3 - $2 / s) }
     END {
       base = median(steady["wrk"])

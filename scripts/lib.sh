@@ -61,7 +61,9 @@ CONF
 }
 
 # bench_command TOOL CONNS [PUMMEL] prints the command line of one client
-# run of $dur seconds against $url: pummel, wrk, ab, hey, or pummel-pipeline
+# run of $dur seconds against $url: pummel (its default transport, the
+# event loop), pummel-goroutine (its goroutine transport), wrk, ab, hey,
+# h2load, bombardier, vegeta, or pummel-pipeline, pummel-goroutine-pipeline
 # and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua).
 # PUMMEL replaces $pummel in what is printed. Pipelined runs get a 30 s
 # timeout: at 10,000 connections and depth 16, 160,000 requests wait in
@@ -71,12 +73,25 @@ bench_command() {
   local c=$2 bin=${3:-$pummel} lua=$PWD/scripts/lua/pipeline.lua
   case $1 in
     pummel) echo "$bin -q -t1 -c$c -d${dur}s $url" ;;
+    pummel-goroutine) echo "$bin -q -t1 -c$c -d${dur}s --engine goroutine $url" ;;
     wrk) echo "wrk -t1 -c$c -d${dur}s $url" ;;
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
+    h2load) echo "h2load --h1 -t1 -c$c -D$dur $url" ;;
+    bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
+    vegeta) echo "sh -c 'echo GET $url | $work/bin/vegeta attack -rate 0 -max-workers $c -workers $c -duration ${dur}s >/dev/null'" ;;
     pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
+    pummel-goroutine-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth --engine goroutine $url" ;;
     wrk-pipeline) echo "wrk -t1 -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
   esac
+}
+
+# bench_go_peers installs the Go peers that Debian does not package
+# (bombardier, vegeta) into $work/bin, from the Go module proxy, at the
+# versions named here.
+bench_go_peers() {
+  GOBIN=$work/bin go install github.com/codesenberg/bombardier@v1.2.6 >/dev/null 2>&1 || echo "bombardier: go install failed" >&2
+  GOBIN=$work/bin go install github.com/tsenart/vegeta/v12@v12.13.0 >/dev/null 2>&1 || echo "vegeta: go install failed" >&2
 }
 
 # served prints how many requests nginx has answered so far.
@@ -101,6 +116,15 @@ cpu_probe() {
 # steal_jiffies prints the steal time the kernel reports for the whole
 # machine (/proc/stat).
 steal_jiffies() { awk '/^cpu / {print $9}' /proc/stat; }
+
+# awk_median defines median(list) for awk: the median of a list of numbers
+# separated by spaces. Put it before an awk program: awk "$awk_median"'…'.
+awk_median='
+function median(list,   n, a, i, j, t) {
+  n = split(list, a, " ")
+  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+  return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}'
 
 # bench_footer prints the machine, date and versions line.
 bench_footer() {

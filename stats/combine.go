@@ -53,6 +53,7 @@ func combine(rs []Result, how Combination) (Result, error) {
 	out.Requests, out.BytesRead, out.BytesWritten, out.Reconnects = 0, 0, 0, 0
 	out.Errors, out.Connect, out.Client = Errors{}, ConnectTime{}, ClientUsage{CPUs: rs[0].Client.CPUs}
 	out.Interrupted = false
+	out.Thresholds = nil // each result's conditions held for it alone
 	var durations []float64
 	for _, r := range rs {
 		out.addCounts(r)

@@ -15,6 +15,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 	ew := NewPrinter(w)
 	ew.Table([]string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
 	writeNotes(ew, r)
+	writeThresholdsMarkdown(ew, r.Thresholds)
 	ew.Printf("\n**Latency distribution**\n\n")
 	ew.Table([]string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
 	writeShardsMarkdown(ew, r.Shards)
@@ -64,7 +65,7 @@ func metricRows(r Result) [][]string {
 			"pummel's own user + system CPU time while measuring; at 90% or more the client may be the bottleneck"})
 	}
 	for _, s := range r.Server {
-		rows = append(rows, serverRows(s)...)
+		rows = append(rows, serverRows(s, r.Requests)...)
 	}
 	return rows
 }
@@ -125,7 +126,7 @@ func statusSummary(status map[string]int64) string {
 }
 
 // serverRows describe one watched server process.
-func serverRows(s ServerUsage) [][]string {
+func serverRows(s ServerUsage, requests int64) [][]string {
 	pid := fmt.Sprintf(" (pid %d)", s.PID)
 	var rows [][]string
 	if rss := rssSummary(s.RSSBytes); rss != "" {
@@ -133,8 +134,8 @@ func serverRows(s ServerUsage) [][]string {
 			"resident set size: idle before the load, peak during it, right after it"})
 	}
 	rows = append(rows, []string{"Server CPU" + pid,
-		fmt.Sprintf("%s, %s per request", formatTimeUs(s.CPUSeconds*1e6), formatTimeUs(s.CPUUsPerRequest)),
-		"user + system CPU time of the process during the load"})
+		fmt.Sprintf("%s, %s per request", FormatCPUSeconds(s.CPUSeconds), FormatCPUPerRequest(s.CPUUsPerRequest, requests)),
+		"user + system CPU time of the process during the load, in the kernel's 10 ms clock ticks (per request: to one tick over the requests)"})
 	if s.StartupS != nil {
 		rows = append(rows, []string{"Server startup" + pid, formatTimeUs(*s.StartupS * 1e6),
 			"from exec to the first good response, polled about every 1 ms"})

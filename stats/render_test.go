@@ -111,6 +111,7 @@ func failingRun() Result {
 		Server: []ServerUsage{{PID: 4242, RSSBytes: RSS{Idle: 11_010_048, Peak: 50_331_648, After: 32_768_000},
 			CPUSeconds: 2.35, CPUUsPerRequest: 289.3, ExitedDuringLoad: true}},
 		Warnings:    []string{"4 latencies beyond the histogram's range of 1h0m0s were left out of the percentiles"},
+		Thresholds:  []Threshold{{Expr: "p99<20ms", Value: "9.9ms", OK: true}, {Expr: "errors<0.1%", Value: "1.4%"}},
 		Interrupted: true,
 		Config: RunConfig{URL: "https://example.test/api?q=1&x=|", Method: "POST", Headers: []string{"Authorization: [redacted]"},
 			BodyBytes: 17, Connections: 20, Threads: 4, DurationS: 30, TimeoutS: 2, KeepAlive: true,

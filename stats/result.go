@@ -89,6 +89,9 @@ type Result struct {
 	Server []ServerUsage `json:"server,omitempty"`
 	// Warnings are things the reader of the figures should know.
 	Warnings []string `json:"warnings,omitempty"`
+	// Thresholds holds the outcome of every --threshold condition, in
+	// the order given.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Interrupted is true when the run was stopped early (Ctrl-C).
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Config is the load shape, with secrets redacted.

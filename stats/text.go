@@ -37,7 +37,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	writeConnections(ew, r)
 	writeStartText(ew, r)
 	for _, s := range r.Server {
-		ew.Printf("Server pid %d: %s\n", s.PID, serverSummary(s))
+		ew.Printf("Server pid %d: %s\n", s.PID, serverSummary(s, r.Requests))
 	}
 	if r.Interrupted {
 		ew.Printf("Interrupted: results so far\n")
@@ -45,6 +45,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	for _, warning := range r.Warnings {
 		ew.Printf("Warning: %s\n", warning)
 	}
+	writeThresholdsText(ew, r.Thresholds)
 	writeMergedCommands(ew, r.Config.MergedCommands)
 	writeOpenLoop(ew, r)
 	writeRunsText(ew, r.Runs)
@@ -206,14 +207,15 @@ func writeConnections(ew *Printer, r Result) {
 }
 
 // serverSummary describes one watched process on one line: "RSS idle
-// 10.50MB, peak 48.00MB, after 31.25MB; CPU 2.35s, 23.50us/request;
-// startup 12.34ms".
-func serverSummary(s ServerUsage) string {
+// 10.50MB, peak 48.00MB, after 31.25MB; CPU 2.35s, 23.5us/request;
+// startup 12.34ms". The CPU time is shown to the clock tick it was
+// measured in, spread over the requests.
+func serverSummary(s ServerUsage, requests int64) string {
 	var parts []string
 	if rss := rssSummary(s.RSSBytes); rss != "" {
 		parts = append(parts, "RSS "+rss)
 	}
-	parts = append(parts, fmt.Sprintf("CPU %s, %s/request", formatTimeUs(s.CPUSeconds*1e6), formatTimeUs(s.CPUUsPerRequest)))
+	parts = append(parts, fmt.Sprintf("CPU %s, %s/request", FormatCPUSeconds(s.CPUSeconds), FormatCPUPerRequest(s.CPUUsPerRequest, requests)))
 	if s.StartupS != nil {
 		parts = append(parts, "startup "+formatTimeUs(*s.StartupS*1e6))
 	}

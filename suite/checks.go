@@ -41,7 +41,8 @@ const maxCausesPerLine = 3
 
 // Failures describes each failed condition of the report in one line: an
 // operation whose responses failed a check in a mode, with how many and
-// the commonest causes. None means every check passed.
+// the commonest causes; then each failed threshold. None means every
+// check and threshold passed.
 func (r *Report) Failures() []string {
 	var lines []string
 	for _, s := range r.Summary.Operations {
@@ -51,7 +52,7 @@ func (r *Report) Failures() []string {
 		lines = append(lines, fmt.Sprintf("operation %s, mode %s: %s of %s failed a check (%s)", s.Operation, s.Mode,
 			stats.FormatCount(s.CheckFailures), plural(int(s.Requests), "response"), causeList(s.CheckCauses)))
 	}
-	return lines
+	return append(lines, r.thresholdFailures()...)
 }
 
 // causeList names the commonest causes with their counts, most first.

@@ -40,7 +40,7 @@ func TestEveryFailedCheckCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(t.Context(), s, Options{})
+	rep, err := Run(t.Context(), s, Options{Dir: t.TempDir()}) // the server logs go there
 	if err != nil {
 		t.Fatal(err)
 	}

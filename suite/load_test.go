@@ -103,6 +103,8 @@ func TestBadPlans(t *testing.T) {
 		{"two bodies", minimal + "    body: x\n    body_random: 3\n", "10: operations[0].body: give one of"},
 		{"missing body file", minimal + "    body_file: nope.bin\n", "10: operations[0].body_file:"},
 		{"bad mode name", minimal + "modes:\n  - name: a/b\n", "11: modes[0].name: \"a/b\""},
+		{"bad threshold", minimal + "    thresholds: [p99<20]\n", "10: operations[0].thresholds[0]: \"p99<20\": bound \"20\" needs a unit"},
+		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
 		{"mode placeholder", minimal + "modes:\n  - name: m\n    args: [\"{nope}\"]\n", "12: modes[0].args[0]: undefined placeholder {nope}"},
 	}
 	for _, tt := range tests {

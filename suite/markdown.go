@@ -93,12 +93,15 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 	}
 	mw.Printf("\n\n")
 	var rows [][]string
-	var causes, warnings []string
+	var causes, warnings, thresholds []string
 	for _, s := range r.Summary.Operations {
 		if s.Operation != op.Name {
 			continue
 		}
 		rows = append(rows, operationRow(s))
+		for _, t := range s.Thresholds {
+			thresholds = append(thresholds, fmt.Sprintf("- %s: `%s`: %s, %s", s.Mode, t.Expr, t.Value, t.Outcome()))
+		}
 		for _, cause := range slices.Sorted(maps.Keys(s.CheckCauses)) {
 			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, stats.FormatCount(s.CheckCauses[cause]), cause))
 		}
@@ -108,6 +111,7 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 	}
 	mw.Table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},
 		[]string{"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}, rows)
+	mw.list("Thresholds", thresholds)
 	mw.list("Failed checks", causes)
 	mw.list("Warnings", warnings)
 }
@@ -124,7 +128,10 @@ func operationRow(s OperationSummary) []string {
 		return []string{s.Mode, requestsCell(s), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
 	}
 	row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
-	return append(row, stats.FormatRate(s.RequestsPerS), stats.FormatTime(s.ServerCPUUsPerRequest), stats.FormatBytes(float64(s.PeakRSSBytes)),
+	// The CPU time is the median of the runs', each to one clock tick over
+	// its requests.
+	cpu := stats.FormatCPUPerRequest(s.ServerCPUUsPerRequest, s.Requests/int64(s.Runs))
+	return append(row, stats.FormatRate(s.RequestsPerS), cpu, stats.FormatBytes(float64(s.PeakRSSBytes)),
 		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures))
 }
 

@@ -63,6 +63,9 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 	if op.shape, err = c.shape(field+".load", p.Load); err != nil {
 		return op, err
 	}
+	if op.thresholds, err = c.thresholds(field+".thresholds", p.Thresholds); err != nil {
+		return op, err
+	}
 	if p.DependsOn != "" {
 		i, ok := earlier[p.DependsOn]
 		if !ok {

@@ -75,6 +75,10 @@ type Operation struct {
 	// DependsOn names an earlier operation: this one is skipped in a run
 	// where that one failed a check.
 	DependsOn string `yaml:"depends_on" json:"depends_on,omitempty"`
+	// Thresholds are pass/fail conditions on the operation's figures in
+	// each mode, as --threshold takes them ("p99<20ms", "errors==0"):
+	// `pummel suite` exits 3 when one fails.
+	Thresholds []string `yaml:"thresholds" json:"thresholds,omitempty"`
 }
 
 // Checks are what every response of an operation must pass.

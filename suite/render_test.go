@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/pummel-dev/pummel/internal/golden"
@@ -46,8 +47,10 @@ func fixedReport(t *testing.T) *Report {
 	rep := &Report{
 		Name: "golden example", PlanFile: "scripts/example-plan.yaml", Modes: []string{"fast", "slow"}, RunsPerMode: 2,
 		Operations: []OperationInfo{
-			{Name: "get", Method: "GET", URL: "http://127.0.0.1:{port}/", Load: "sequential: 2 warm-up + 10 measured requests, one at a time over 1 keep-alive connection"},
-			{Name: "put", Method: "PUT", URL: "http://127.0.0.1:{port}/obj", Load: "closed loop: 4 keep-alive connections, 1 thread, 1s", DependsOn: "get"},
+			{Name: "get", Method: "GET", URL: "http://127.0.0.1:{port}/", Load: "sequential: 2 warm-up + 10 measured requests, one at a time over 1 keep-alive connection",
+				Thresholds: []string{"p99<2ms", "rps>=1000"}},
+			{Name: "put", Method: "PUT", URL: "http://127.0.0.1:{port}/obj", Load: "closed loop: 4 keep-alive connections, 1 thread, 1s", DependsOn: "get",
+				Thresholds: []string{"server_rss_peak<12.5MiB"}},
 		},
 		Environment: stats.Environment{OS: "linux", Arch: "amd64", CPUModel: "Test CPU", CPUs: 2, MemoryBytes: 8 << 30,
 			Kernel: "6.8.0", GoVersion: "go1.26.0", PummelVersion: "v0.0.0-test", Date: "2026-01-02T03:04:05Z",
@@ -109,6 +112,15 @@ func TestSummary(t *testing.T) {
 	putSlow := rep.Summary.Operations[3]
 	if putSlow.Runs != 1 || putSlow.SkippedRuns != 1 || putSlow.Requests != 10 {
 		t.Errorf("put in slow: %+v", putSlow)
+	}
+	wantFailures := []string{
+		"operation get, mode slow: 3 of 20 responses failed a check (3 × body lacks \"ok\")",
+		"operation get, mode slow: threshold p99<2ms failed: 3.05ms",
+		"operation get, mode slow: threshold rps>=1000 failed: 395",
+		"operation put, mode slow: threshold server_rss_peak<12.5MiB failed: 13MiB",
+	}
+	if got := rep.Failures(); !slices.Equal(got, wantFailures) {
+		t.Errorf("Failures() = %q\nwant %q", got, wantFailures)
 	}
 	var back Report
 	var b bytes.Buffer

@@ -48,6 +48,8 @@ type OperationInfo struct {
 	Load string `json:"load"`
 	// DependsOn names the operation this one depends on.
 	DependsOn string `json:"depends_on,omitempty"`
+	// Thresholds are the operation's pass/fail conditions, as written.
+	Thresholds []string `json:"thresholds,omitempty"`
 }
 
 // RunReport is one run: one fresh server process of one mode.

@@ -90,6 +90,9 @@ func newReport(s *Suite, opt Options) *Report {
 		if op.dependsOn >= 0 {
 			info.DependsOn = s.ops[op.dependsOn].name
 		}
+		for _, e := range op.thresholds {
+			info.Thresholds = append(info.Thresholds, e.String())
+		}
 		rep.Operations = append(rep.Operations, info)
 	}
 	return rep

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/threshold"
 )
 
 // Suite is a checked plan, ready to Run. Its strings still hold their
@@ -62,6 +63,9 @@ type operation struct {
 	expect    engine.Expect
 	shape     shape
 	dependsOn int // index of the operation it depends on; -1 for none
+	// thresholds are checked, once the runs are done, on the summary of
+	// each mode; the report keeps them as written.
+	thresholds []threshold.Expr
 }
 
 // shape is the checked load shape, in engine terms.

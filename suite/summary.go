@@ -62,6 +62,9 @@ type OperationSummary struct {
 	// Warnings are the runs' warnings, each once (a saturated client, an
 	// open-loop schedule not kept).
 	Warnings []string `json:"warnings,omitempty"`
+	// Thresholds holds the outcome of each of the operation's thresholds
+	// in this mode.
+	Thresholds []stats.Threshold `json:"thresholds,omitempty"`
 }
 
 // Summarize computes r.Summary and r.CheckFailures from r.Runs.
@@ -72,7 +75,7 @@ func (r *Report) Summarize() error {
 	}
 	for _, op := range r.Operations {
 		for _, m := range r.Modes {
-			s, err := r.operationSummary(op.Name, m)
+			s, err := r.operationSummary(op, m)
 			if err != nil {
 				return fmt.Errorf("summarizing %s in mode %s: %w", op.Name, m, err)
 			}
@@ -101,7 +104,8 @@ func (r *Report) modeSummary(mode string) ModeSummary {
 }
 
 // operationSummary pools one operation's results in one mode.
-func (r *Report) operationSummary(name, mode string) (OperationSummary, error) {
+func (r *Report) operationSummary(op OperationInfo, mode string) (OperationSummary, error) {
+	name := op.Name
 	s := OperationSummary{Operation: name, Mode: mode}
 	var results []stats.Result
 	var rates, cpu []float64
@@ -134,7 +138,8 @@ func (r *Report) operationSummary(name, mode string) (OperationSummary, error) {
 	s.Requests, s.Latency, s.Errors = pooled.Requests, pooled.Latency, pooled.Errors.Socket()
 	s.RequestsPerS, s.ServerCPUUsPerRequest = rangeOf(rates).Median, rangeOf(cpu).Median
 	s.Warnings = pooled.Warnings
-	return s, nil
+	s.Thresholds, err = checkThresholds(op.Thresholds, pooled, results, s.RequestsPerS)
+	return s, err
 }
 
 // addCheckFailures adds a run's failed checks to the summary.

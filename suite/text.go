@@ -39,6 +39,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		mw.Printf("\n")
 		mw.aligned(rows)
+		mw.thresholds(r.Summary.Operations, op.Name)
 	}
 	if r.CheckFailures > 0 {
 		mw.Printf("\n%s failed a check\n", plural(int(r.CheckFailures), "response"))
@@ -72,5 +73,18 @@ func (mw *markdownWriter) aligned(rows [][]string) {
 			}
 		}
 		mw.Printf("%s\n", strings.TrimRight(b.String(), " "))
+	}
+}
+
+// thresholds writes a line per threshold of an operation, in each mode:
+// "  fast: threshold p99<20ms ok (1.2ms)".
+func (mw *markdownWriter) thresholds(summaries []OperationSummary, op string) {
+	for _, s := range summaries {
+		if s.Operation != op {
+			continue
+		}
+		for _, t := range s.Thresholds {
+			mw.Printf("  %s: threshold %s %s (%s)\n", s.Mode, t.Expr, t.Outcome(), t.Value)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pummel-dev/pummel/machine"
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,7 +33,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(rec, &stdoutWriter{w: stdout}, stderr)
 	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	*rec = recordArgs(scanned)
-	err := app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
+	var err error
+	if cmd, asked := askedHelp(app, scanned); asked {
+		err = writeHelp(stdout, app, cmd)
+	} else {
+		err = app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
+	}
 	return report(err, *rec, stderr)
 }
 
@@ -67,27 +71,42 @@ func newApp(rec *record, stdout, stderr io.Writer) *cli.App {
 	var o options
 	load := &loader{opts: &o, rec: rec, stdout: stdout, stderr: stderr}
 	app := &cli.App{
-		Name:                      "pummel",
-		Usage:                     "an HTTP/1.1 load generator",
-		UsageText:                 "pummel [run] [flags] URL\npummel demo | serve [--addr ADDR] | report FILE.json… | compare BASE.json NEW.json | suite PLAN.yaml",
-		Version:                   machine.Version(version),
-		Flags:                     loadFlags(&o),
-		Action:                    load.run,
+		Name:  "pummel",
+		Usage: "an HTTP/1.1 load generator",
+		UsageText: "pummel [run] [flags] URL [-- SCRIPT ARGS]\n" +
+			"pummel COMMAND [flags] [ARGS]    (pummel help COMMAND, or pummel COMMAND -h, for one)",
+		Description: "pummel loads an HTTP/1.1 server as wrk, ab, hey and Vegeta do, with their command lines, " +
+			"counts every request once, watches the server under test (RSS, CPU, startup) and writes results " +
+			"as text, JSON or markdown. Exit codes: 0 done; 1 the run could not be carried out; " +
+			"2 bad usage or input; 3 a --threshold (or a plan's check) failed; 130 interrupted.",
+		HideVersion: true, // --version and `pummel version` print more than urfave/cli's
+		Flags:       append(loadFlags(&o), versionFlag()),
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				return writeVersion(stdout)
+			}
+			return load.run(c)
+		},
 		Writer:                    stdout,
 		ErrWriter:                 stderr,
 		OnUsageError:              onUsageError,
 		ExitErrHandler:            func(*cli.Context, error) {}, // run() decides the exit code
 		DisableSliceFlagSeparator: true,                         // "-H 'Accept: a, b'" is one header
-		HideHelpCommand:           true,
 		Commands: []*cli.Command{
-			{Name: "run", Usage: "run a load test (the default command)", Flags: loadFlags(&o), Action: load.run, OnUsageError: onUsageError},
-			{Name: "demo", Usage: "load the built-in target in-process for a few seconds", Flags: loadFlags(&o), Action: load.demo, OnUsageError: onUsageError},
+			{Name: "run", Usage: "run a load test (the default command)", ArgsUsage: "URL [-- SCRIPT ARGS]",
+				Flags: loadFlags(&o), Action: load.run, OnUsageError: onUsageError},
+			{Name: "demo", Usage: "load the built-in target, started in-process, for 3 seconds over 32 connections",
+				Flags: demoFlags(&o), Action: load.demo, OnUsageError: onUsageError},
 			serveCommand(stderr),
 			reportCommand(stdout),
 			compareCommand(stdout),
 			suiteCommand(stdout, stderr),
+			versionCommand(stdout),
 		},
 	}
+	app.Commands = append(app.Commands, completionCommand(app, stdout), manCommand(app, stdout))
+	addHelp(app, stdout)
+	markPathFlags(app)
 	return app
 }
 

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/pummel-dev/pummel/stats"
 )
 
 // savedRuns runs pummel twice against the built-in target, which runs in
@@ -83,14 +80,7 @@ func TestReportPlot(t *testing.T) {
 // spanning the load, timed from its start.
 func checkRSSSeries(t *testing.T, path string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res stats.Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := readResultFile(t, path)
 	if len(res.Server) != 1 || len(res.Server[0].RSSSeries) < 5 {
 		t.Fatalf("server %+v: want one server with an RSS series", res.Server)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,18 +24,33 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	// testDir holds what the tests share (the pummel binary); TestMain
+	// removes it after them.
+	testDir string
 )
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+// runTests runs the tests with a directory for what they share, removed
+// after them: a 30 MB binary per run of the tests otherwise piles up.
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "pummel-cmd-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	testDir = dir
+	return m.Run()
+}
 
 // pummelBinary builds pummel once, to run `pummel serve` as a real child.
 func pummelBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "pummel-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "pummel")
+		binPath = filepath.Join(testDir, "pummel")
 		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v: %s", err, out)
@@ -47,7 +64,19 @@ func pummelBinary(t *testing.T) string {
 
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
 
+// serverLogs lists the --exec logs left in dir.
+func serverLogs(t *testing.T, dir string) []string {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "pummel-server-*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logs
+}
+
 func TestExecRunsFreshServers(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where --exec puts the servers' logs
 	bin := pummelBinary(t)
 	addr := fixture.FreeAddr(t)
 	code, stdout, stderr := pummel(t.Context(), "-k", "-c", "4", "-n", "300", "--exec", bin+" serve --addr "+addr,
@@ -89,9 +118,30 @@ func TestExecRunsFreshServers(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, text)
 		}
 	}
+	if logs := serverLogs(t, tmp); len(logs) > 0 {
+		t.Errorf("runs that went well left their logs: %v", logs)
+	}
+}
+
+// TestExecKeepsTheLogOfAFailedRun: a run that could not be carried out
+// keeps the server's log and says where it is.
+func TestExecKeepsTheLogOfAFailedRun(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	addr, closed := fixture.FreeAddr(t), fixture.FreeAddr(t)
+	for closed == addr { // the target must not be the server
+		closed = fixture.FreeAddr(t)
+	}
+	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", pummelBinary(t)+" serve --addr "+addr, "--settle", "0",
+		"--ready-url", "http://"+addr+"/", "http://"+closed+"/")
+	logs := serverLogs(t, tmp)
+	if code != exitFailed || len(logs) != 1 || !strings.Contains(stderr, "pummel: the server's log is kept: "+logs[0]+"\n") {
+		t.Errorf("exit %d, logs %v, stderr %q: want 1 and the log kept and named", code, logs, stderr)
+	}
 }
 
 func TestExecServerNeverReady(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // its log is kept, named in the error
 	addr := fixture.FreeAddr(t)
 	began := time.Now()
 	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", "sleep 30", "--ready-timeout", "500ms", "http://"+addr+"/")
@@ -155,10 +205,7 @@ func TestScriptCommandLine(t *testing.T) {
 	if last := string(srv.LastRequest()); code != 0 || !strings.HasPrefix(last, "GET /4/x HTTP/1.1\r\n") {
 		t.Errorf("script arguments: exit %d, last request %q\n%s", code, last, stderr)
 	}
-	code, stdout, _ = pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join(lua, "report.lua"), url)
-	if code != 0 || !strings.Contains(stdout, "percentile,latency_us") {
-		t.Errorf("done() output missing: exit %d\n%s", code, stdout)
-	}
+	checkReportCSV(t, url)
 	broken := filepath.Join(t.TempDir(), "broken.lua")
 	os.WriteFile(broken, []byte("function request()\n  return wrk.format(\nend\n"), 0o600) //nolint:errcheck // read below
 	code, _, stderr = pummel(t.Context(), "-n", "5", "-s", broken, url)
@@ -191,6 +238,33 @@ func TestProgressOnATerminalOnly(t *testing.T) {
 	for name, out := range map[string]string{"-q": string(quiet), "a pipe": stderr.String()} {
 		if strings.Contains(out, "req/s  p50") {
 			t.Errorf("progress drawn with %s:\n%q", name, out)
+		}
+	}
+}
+
+// checkReportCSV runs scripts/lua/report.lua as its usage says and reads
+// what it wrote as CSV: a header and one row per percentile. Its usage
+// used to be `> latency.csv`, which held pummel's text result too.
+func checkReportCSV(t *testing.T, url string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "latency.csv")
+	t.Setenv("PUMMEL_CSV", path)
+	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "-s", filepath.Join("..", "..", "scripts", "lua", "report.lua"), url)
+	if code != 0 || !strings.Contains(stdout, "latency percentiles written to "+path) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) != 6 || strings.Join(rows[0], ",") != "percentile,latency_us" {
+		t.Fatalf("%s: %q, %v; want a header and 5 rows", path, rows, err)
+	}
+	for _, row := range rows[1:] {
+		if _, err := strconv.Atoi(row[1]); err != nil {
+			t.Errorf("row %q: the latency is not a whole number of µs", row)
 		}
 	}
 }

@@ -13,21 +13,21 @@ import (
 func loadFlags(o *options) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "connections", Aliases: []string{"c"}, Value: strconv.Itoa(engine.DefaultConnections), Destination: &o.connections, Usage: "keep-alive `N` connections held open for the whole run (k/M suffixes)"},
-		&cli.StringFlag{Name: "threads", Aliases: []string{"t"}, Destination: &o.threads, Usage: "`N` workers the connections are spread over (default: CPUs, at most -c)"},
-		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds; default 10s unless -n)"},
+		&cli.StringFlag{Name: "threads", Aliases: []string{"t"}, Destination: &o.threads, DefaultText: "CPUs, at most -c", Usage: "`N` workers the connections are spread over"},
+		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, DefaultText: "10s unless -n", Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds)"},
 		&cli.StringFlag{Name: "requests", Aliases: []string{"n"}, Destination: &o.requests, Usage: "stop after exactly `N` requests (with -d, whichever comes first)"},
 		&cli.StringFlag{Name: "rate", Aliases: []string{"R"}, Destination: &o.rate, Usage: "open loop: constant total rate `R[,R…]` in requests/s; several rates run as stages of -d each"},
-		&cli.StringFlag{Name: "warmup", Destination: &o.warmup, Usage: "apply load for `D` before measuring; excluded from every figure"},
-		&cli.StringFlag{Name: "warmup-rate", Destination: &o.warmupRate, Usage: "open-loop warm-up rate `R` (default: the first -R)"},
+		&cli.StringFlag{Name: "warmup", Destination: &o.warmup, Usage: "apply load for `D` before measuring (with -n, then exactly N); excluded from every figure"},
+		&cli.StringFlag{Name: "warmup-rate", Destination: &o.warmupRate, DefaultText: "the first -R", Usage: "open-loop warm-up rate `R`"},
 		&cli.StringFlag{Name: "warmup-requests", Destination: &o.warmupRequests, Usage: "with -n: send `N` requests before measuring"},
 		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
 		&cli.StringFlag{Name: "pipeline", Value: "1", Destination: &o.pipeline, Usage: "send `N` requests at once on each connection (HTTP/1.1 pipelining)"},
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Usage: "run part `i/N` (i from 0) of a load shared by N processes: -c, -n and -R are the whole load's, split exactly; merge with pummel report --parallel"},
 		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Usage: "start the clock at `TIME` (RFC 3339, or +30s from now), the connections opened just before"},
 		&cli.StringFlag{Name: "engine", Value: engine.EngineAuto, Destination: &o.engine, Usage: "the transport: `auto` (the event loop where it can run), loop or goroutine"},
-		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "keep connections alive (the default; accepted for ab users)"},
+		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "accepted for ab users: connections are kept alive anyway (see --no-keepalive)"},
 		&cli.BoolFlag{Name: "no-keepalive", Destination: &o.noKeepAlive, Usage: "open a connection per request"},
-		&cli.StringFlag{Name: "method", Aliases: []string{"m"}, Destination: &o.method, Usage: "request `METHOD` (default GET, or POST with a body)"},
+		&cli.StringFlag{Name: "method", Aliases: []string{"m"}, Destination: &o.method, DefaultText: "GET, or POST with a body", Usage: "request `METHOD`"},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Destination: &o.headers, Usage: "request header `\"Name: value\"` (repeatable)"},
 		&cli.StringFlag{Name: "body", Aliases: []string{"b"}, Destination: &o.body, Usage: "request `BODY`"},
 		&cli.StringFlag{Name: "body-file", Destination: &o.bodyFile, Usage: "read the request body from `FILE`"},
@@ -39,11 +39,11 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "sample-interval", Value: "100ms", Destination: &o.sampleInterval, Usage: "sample watched processes every `D`"},
 		&cli.StringFlag{Name: "exec", Destination: &o.exec, Usage: "start the server `\"CMD ARGS\"` (no shell), time its startup, watch it, stop it after the load"},
 		&cli.BoolFlag{Name: "exec-shell", Destination: &o.execShell, Usage: "run --exec through /bin/sh -c"},
-		&cli.StringFlag{Name: "ready-url", Destination: &o.readyURL, Usage: "with --exec: poll `URL` until the server answers (default: the target URL)"},
-		&cli.StringFlag{Name: "ready-status", Destination: &o.readyStatus, Usage: "with --exec: statuses that mean ready (default 2xx,3xx)"},
+		&cli.StringFlag{Name: "ready-url", Destination: &o.readyURL, DefaultText: "the target URL", Usage: "with --exec: poll `URL` until the server answers"},
+		&cli.StringFlag{Name: "ready-status", Destination: &o.readyStatus, DefaultText: "2xx,3xx", Usage: "with --exec: `STATUSES` that mean ready"},
 		&cli.StringFlag{Name: "ready-timeout", Value: "30s", Destination: &o.readyTimeout, Usage: "with --exec: give up on readiness after `D`"},
 		&cli.StringFlag{Name: "settle", Value: "2s", Destination: &o.settle, Usage: "with --exec: wait `D` after ready before sampling idle RSS"},
-		&cli.StringFlag{Name: "server-log", Destination: &o.serverLog, Usage: "with --exec: write the server's output to `FILE` (default: a temporary file)"},
+		&cli.StringFlag{Name: "server-log", Destination: &o.serverLog, DefaultText: "a temporary file, removed after a run that went well", Usage: "with --exec: write the server's output to `FILE`"},
 		&cli.StringFlag{Name: "runs", Value: "1", Destination: &o.runs, Usage: "with --exec: repeat with `N` fresh server processes; report min, median, max"},
 		&cli.StringFlag{Name: "expect-status", Destination: &o.expectStatus, Usage: "acceptable `STATUSES` (200, 200,204, 2xx); others count as validation errors"},
 		&cli.StringFlag{Name: "expect-body", Destination: &o.expectBody, Usage: "`TEXT` every response body must contain"},
@@ -55,11 +55,47 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 		&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write the result to `FILE` (.json, .md or .txt; repeatable)"},
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Usage: "also write per-second latency histograms to `FILE` in HdrHistogram's log format"},
-		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "what goes to stdout: text, json or markdown"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no live progress"},
+		&cli.StringSliceFlag{Name: "threshold", Destination: &o.thresholdExprs, Usage: "fail the run (exit 3) unless `EXPR` holds: p99<20ms, errors<0.1%, status_5xx==0, rps>=10k, server_rss_peak<200MiB (repeatable)"},
+		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "write `FORMAT` to stdout: text, json or markdown"},
+		&cli.StringFlag{Name: "progress", Value: progressAuto, Destination: &o.progress,
+			Usage: "`auto`: a live line on stderr when it is a terminal; always: else a line every 10s too (CI logs); never"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr: --progress never"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "check the command line (flags, script, outputs), print what would run, and send nothing"},
 		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL passwords in outputs"},
 	}
+}
+
+// demoFlags are the load flags that apply to `pummel demo`, with its
+// defaults: 3 seconds, 32 connections, the latency distribution. The
+// flags about a server of one's own (--pid, --exec…), its address and
+// TLS are left out: demo starts its own.
+func demoFlags(o *options) []cli.Flag {
+	var out []cli.Flag
+	for _, f := range loadFlags(o) {
+		name := f.Names()[0]
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			switch name {
+			case "duration":
+				f.Value, f.DefaultText = "3s", "3s unless -n"
+			case "connections":
+				f.Value = "32"
+			}
+		case *cli.BoolFlag:
+			f.Value = f.Value || name == "latency"
+		}
+		if !notForDemo[name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notForDemo are the load flags demo has no use for.
+var notForDemo = map[string]bool{
+	"pid": true, "pid-tree": true, "sample-interval": true, "exec": true, "exec-shell": true, "ready-url": true,
+	"ready-status": true, "ready-timeout": true, "settle": true, "server-log": true, "runs": true,
+	"unix": true, "insecure": true, "cacert": true, "cert": true, "key": true,
 }
 
 // specOf lists which flag names take values, for normalizeArgs.

@@ -13,6 +13,7 @@ import (
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,6 +24,7 @@ type loader struct {
 	stdout, stderr io.Writer
 
 	record    stats.RunConfig // what runs, as the header and every output say it
+	progress  string          // --progress, -q read
 	announced bool            // the header was written when the load started
 }
 
@@ -52,13 +54,9 @@ func (l *loader) demo(c *cli.Context) error {
 	srv := server.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown below
 	defer srv.Shutdown()
-	if !c.IsSet("duration") && !c.IsSet("requests") {
-		l.opts.duration = "3s"
+	if c.IsSet("requests") && !c.IsSet("duration") {
+		l.opts.duration = "" // -n alone: as many requests as asked, however long
 	}
-	if !c.IsSet("connections") {
-		l.opts.connections = "32"
-	}
-	l.opts.latency = true
 	l.opts.target = "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(l.stderr, "pummel demo: built-in target at %s, in this process (it shares the CPU with the client)\n", l.opts.target)
 	return l.load(c)
@@ -74,6 +72,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}
+	if l.progress, err = l.opts.progressMode(); err != nil {
+		return err
+	}
 	if err := checkOutputs(l.opts.files()); err != nil {
 		return err
 	}
@@ -84,7 +85,11 @@ func (l *loader) load(c *cli.Context) error {
 	if err := checkStartRuns(cfg, plan.runs); err != nil {
 		return err
 	}
-	if cfg.Script, err = l.opts.loadScript(&cfg); err != nil {
+	thresholds, err := l.opts.thresholds(plan)
+	if err != nil {
+		return err
+	}
+	if cfg.Script, err = l.loadScript(c.Context, &cfg); err != nil {
 		return err
 	}
 	if cfg.Script != nil {
@@ -98,7 +103,7 @@ func (l *loader) load(c *cli.Context) error {
 	}
 	l.record = l.rec.runConfig(cfg)
 	l.record.Runs = plan.runs
-	progress := newProgress(l.stderr, l.opts.quiet)
+	progress := newProgress(l.stderr, l.progress)
 	if progress != nil {
 		cfg.Progress = progress.show
 	}
@@ -121,25 +126,8 @@ func (l *loader) load(c *cli.Context) error {
 			res.Environment.Binary = &b
 		}
 	}
-	err = errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res))
-	switch {
-	case res.Interrupted:
-		return exitError{exitInterrupted, errorText(err)}
-	case err != nil:
-		return exitError{exitFailed, err.Error()}
-	}
-	if res.Requests == 0 { // the figures are written, but the run measured nothing
-		return exitError{exitFailed, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors)}
-	}
-	return nil
-}
-
-// errorText is err's text, or "" for none.
-func errorText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	res.Thresholds = threshold.Check(thresholds, res)
+	return runExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
 }
 
 // runOnce runs the engine, mapping its errors to exit codes.
@@ -148,6 +136,8 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 	switch {
 	case err == nil:
 		return res, nil
+	case ctx.Err() != nil && !errors.Is(err, context.Canceled):
+		return res, exitError{exitInterrupted, "interrupted before the run started: " + err.Error()} // a script's init(), say
 	case ctx.Err() != nil:
 		return res, exitError{exitInterrupted, "interrupted before the run started"}
 	case errors.Is(err, engine.ErrUnreachable):
@@ -161,7 +151,8 @@ func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 // In text it begins the result on stdout, as wrk's does. A JSON or
 // markdown stdout must hold the document alone, so there it goes to
 // stderr, where the live progress is too and a CI log still shows what
-// runs; -q, which silences stderr's progress, silences it as well.
+// runs; --progress never (-q), which silences stderr's progress,
+// silences it as well.
 func (l *loader) announce() {
 	switch {
 	case l.announced:
@@ -171,7 +162,7 @@ func (l *loader) announce() {
 		// A failed write (a closed stdout) shows again, and is reported,
 		// when the result is written.
 		stats.WriteHeader(l.stdout, l.record) //nolint:errcheck // see above
-	case !l.opts.quiet:
+	case l.progress != progressNever:
 		l.announced = true
 		stats.WriteHeader(l.stderr, l.record) //nolint:errcheck // stderr is best effort
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // TestNoAnswerFailsTheRun pins DESIGN §2 and §3: a run in which not one
@@ -109,5 +110,22 @@ func TestHeaderWrittenWhenTheLoadStarts(t *testing.T) {
 				t.Errorf("stdout: %v:\n%s", err, stdout.String())
 			}
 		})
+	}
+}
+
+// TestWarmupThenCount: --warmup 1s -n 500 warms up for the time given,
+// then sends exactly N (it was refused).
+func TestWarmupThenCount(t *testing.T) {
+	code, stdout, stderr := pummel(t.Context(), "--warmup", "300ms", "-n", "150", "-c", "2", "--format", "json", target(t))
+	var res stats.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if res.Requests != 150 || res.Config.WarmupS != 0.3 || res.Config.Requests != 150 {
+		t.Errorf("%d requests, config %+v: want 150 after a 0.3s warm-up", res.Requests, res.Config)
+	}
+	code, _, stderr = pummel(t.Context(), "--warmup", "1s", "--warmup-requests", "5", "-n", "10", "http://127.0.0.1:1/")
+	if code != exitUsage || !strings.Contains(stderr, "not both") {
+		t.Errorf("a warm-up time and count: exit %d, %q", code, stderr)
 	}
 }

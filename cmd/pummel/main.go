@@ -9,9 +9,6 @@ import (
 	"syscall"
 )
 
-// version is set at link time by scripts/build.sh (-X main.version=…).
-var version string
-
 func main() {
 	// A closed terminal (SIGHUP) is a Ctrl-C: the results so far are
 	// written and printed.

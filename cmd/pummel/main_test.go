@@ -79,6 +79,12 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"space in the URL path", []string{"http://127.0.0.1:1/a b"}, "URL"},
 		{"space in the URL query", []string{"http://127.0.0.1:1/?q=a b"}, "URL"},
 		{"control character in the URL", []string{"http://127.0.0.1:1/\x7f"}, "URL"},
+		{"bad progress", []string{"--progress", "sometimes", "http://127.0.0.1:1/"}, "--progress"},
+		{"quiet and progress always", []string{"-q", "--progress", "always", "http://127.0.0.1:1/"}, "-q/--quiet"},
+		{"bad threshold", []string{"--threshold", "p99<20", "http://127.0.0.1:1/"}, `--threshold "p99<20"`},
+		{"threshold on no figure", []string{"--threshold", "p98<20ms", "http://127.0.0.1:1/"}, `--threshold "p98<20ms"`},
+		{"server threshold with no server", []string{"--threshold", "server_rss_peak<1GiB", "http://127.0.0.1:1/"}, "--pid or --exec"},
+		{"startup threshold without --exec", []string{"--threshold", "startup<1s", "--pid", "1", "http://127.0.0.1:1/"}, "needs --exec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,8 +43,10 @@ type options struct {
 	scriptArgs            []string // after --
 
 	latency, quiet, showSecrets, dryRun bool
+	progress                            string // --progress: auto, always or never
 	format, hdrLog                      string
 	outputs                             cli.StringSlice
+	thresholdExprs                      cli.StringSlice // --threshold
 
 	target string // the URL, the one positional argument
 }

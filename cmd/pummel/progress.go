@@ -13,33 +13,78 @@ import (
 	"github.com/pummel-dev/pummel/engine"
 )
 
-// progressLine draws one line of live progress on a terminal, redrawn in
-// place; it draws nothing when stderr is not a terminal or with -q.
-type progressLine struct {
-	mu    sync.Mutex // guards w and drawn
-	w     io.Writer
-	drawn bool
+// --progress values.
+const (
+	progressAuto   = "auto"   // a live line on a terminal, nothing otherwise
+	progressAlways = "always" // a live line on a terminal, else a plain line every plainEvery
+	progressNever  = "never"  // nothing (-q)
+)
+
+// plainEvery is how often --progress always writes a line when stderr is
+// not a terminal: often enough to show a CI job is alive, rarely enough
+// to keep its log short.
+const plainEvery = 10 * time.Second
+
+// progressMode reads --progress and -q, an alias of --progress never.
+func (o *options) progressMode() (string, error) {
+	switch {
+	case o.progress != progressAuto && o.progress != progressAlways && o.progress != progressNever:
+		return "", usageError{fmt.Sprintf("--progress: %q is not one of auto, always, never", o.progress)}
+	case o.quiet && o.progress == progressAlways:
+		return "", usageError{"-q/--quiet: means --progress never; drop one of them"}
+	case o.quiet:
+		return progressNever, nil
+	}
+	return o.progress, nil
 }
 
-// newProgress returns a progress line for stderr, or nil when there must be
-// none: -q, or stderr is a pipe or a file.
-func newProgress(stderr io.Writer, quiet bool) *progressLine {
+// progressLine shows a run's progress on stderr: on a terminal one line
+// redrawn in place; elsewhere, with --progress always, a plain line every
+// `every`.
+type progressLine struct {
+	mu    sync.Mutex // guards w, drawn and last
+	w     io.Writer
+	live  bool          // redraw one line in place
+	every time.Duration // without live: the time between plain lines
+	now   func() time.Time
+	drawn bool      // a live line is on the screen
+	last  time.Time // when the last plain line was due
+}
+
+// newProgress returns the progress display for stderr in mode, or nil
+// when there must be none.
+func newProgress(stderr io.Writer, mode string) *progressLine {
 	f, ok := stderr.(*os.File)
-	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+	terminal := ok && term.IsTerminal(int(f.Fd()))
+	switch {
+	case mode == progressNever, mode == progressAuto && !terminal:
 		return nil
+	case terminal:
+		return &progressLine{w: stderr, live: true}
 	}
-	return &progressLine{w: stderr}
+	return &progressLine{w: stderr, every: plainEvery, now: time.Now}
 }
 
 // show draws p; it is the engine's Progress callback.
 func (l *progressLine) show(p engine.Progress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "\r%s\x1b[K", progressText(p))
-	l.drawn = true
+	if l.live {
+		fmt.Fprintf(l.w, "\r%s\x1b[K", progressText(p))
+		l.drawn = true
+		return
+	}
+	now := l.now()
+	switch {
+	case l.last.IsZero(): // the first call starts the clock
+		l.last = now
+	case now.Sub(l.last) >= l.every:
+		l.last = now
+		fmt.Fprintf(l.w, "%s\n", strings.TrimSpace(progressText(p)))
+	}
 }
 
-// clear removes the line before the result is printed.
+// clear removes a live line before the result is printed.
 func (l *progressLine) clear() {
 	if l == nil {
 		return
@@ -52,6 +97,8 @@ func (l *progressLine) clear() {
 }
 
 // progressText is the line: where the run is, its last second and errors.
+// Before a whole second was measured there is no rate or latency yet:
+// "-", never a 0 that was not measured.
 func progressText(p engine.Progress) string {
 	var b strings.Builder
 	switch {
@@ -67,10 +114,16 @@ func progressText(p engine.Progress) string {
 	} else {
 		fmt.Fprintf(&b, "  %d requests", p.Requests)
 	}
-	fmt.Fprintf(&b, "  %.0f req/s", p.Rate)
-	if p.TargetRate > 0 {
-		fmt.Fprintf(&b, " of %g", p.TargetRate)
+	rate, p50, p99 := "-", "-", "-"
+	if p.Measured {
+		rate = fmt.Sprintf("%.0f", p.Rate)
+		if p.TargetRate > 0 {
+			rate += fmt.Sprintf(" of %g", p.TargetRate)
+		}
 	}
-	fmt.Fprintf(&b, "  p50 %v  p99 %v  errors %d", p.P50.Round(time.Microsecond), p.P99.Round(time.Microsecond), p.Errors)
+	if p.Measured && p.Rate > 0 {
+		p50, p99 = p.P50.Round(time.Microsecond).String(), p.P99.Round(time.Microsecond).String()
+	}
+	fmt.Fprintf(&b, "  %s req/s  p50 %s  p99 %s  errors %d", rate, p50, p99, p.Errors)
 	return b.String()
 }

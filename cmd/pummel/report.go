@@ -23,10 +23,10 @@ func reportCommand(stdout io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "render saved JSON results, merging several (histograms merged, never averaged)",
-		ArgsUsage: "FILE.json… (- reads standard input: one or more results one after another)",
+		ArgsUsage: "FILE.json… (- for standard input)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "parallel", Destination: &parallel, Usage: "the results ran side by side (several machines): longest duration, rates add up; default: one after another"},
-			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "text, json or markdown"},
+			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "write `FORMAT` to stdout: text, json or markdown"},
 			&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write to `FILE` (.json, .md, .txt)"},
 			&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 			&cli.StringFlag{Name: "plot", Destination: &plots.dir, Usage: "write charts (SVG and PNG) of each file into `DIR`"},
@@ -183,50 +183,3 @@ func named(names []string, rs []stats.Result) []chart.Named {
 
 // isMarkdown reports whether an -o path is written as markdown.
 func isMarkdown(path string) bool { return formatOf(path) == "markdown" }
-
-// compareCommand is `pummel compare BASE.json NEW.json`, or several files
-// per side separated by "vs".
-func compareCommand(stdout io.Writer) *cli.Command {
-	var format string
-	return &cli.Command{
-		Name:         "compare",
-		Usage:        "show two results side by side with ratios; several runs per side: BASE… vs NEW…",
-		ArgsUsage:    "BASE.json NEW.json | BASE.json… vs NEW.json…",
-		Flags:        []cli.Flag{&cli.StringFlag{Name: "format", Value: "text", Destination: &format, Usage: "text or markdown"}},
-		OnUsageError: onUsageError,
-		Action: func(c *cli.Context) error {
-			basePaths, newPaths, err := splitSides(c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			base, _, err := readResults(basePaths, c.App.Reader, c.App.ErrWriter)
-			if err != nil {
-				return err
-			}
-			next, _, err := readResults(newPaths, c.App.Reader, c.App.ErrWriter)
-			if err != nil {
-				return err
-			}
-			switch format {
-			case "text":
-				return stats.WriteComparison(stdout, base, next)
-			case "markdown":
-				return stats.WriteComparisonMarkdown(stdout, base, next)
-			}
-			return usageError{fmt.Sprintf("--format: %q is not one of text, markdown", format)}
-		},
-	}
-}
-
-// splitSides reads "A B" or "A1 A2 vs B1 B2".
-func splitSides(args []string) (base, next []string, err error) {
-	if i := slices.Index(args, "vs"); i >= 0 {
-		base, next = args[:i], args[i+1:]
-	} else if len(args) == 2 {
-		base, next = args[:1], args[1:]
-	}
-	if len(base) == 0 || len(next) == 0 {
-		return nil, nil, usageError{"compare: give BASE.json NEW.json, or BASE.json… vs NEW.json…"}
-	}
-	return base, next, nil
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -9,30 +10,40 @@ import (
 )
 
 // loadScript loads -s with the arguments after --; a script that does not
-// compile or fails at its top level is bad input, named in one line.
-func (o *options) loadScript(cfg *engine.Config) (*script.Program, error) {
+// compile or fails at its top level is bad input, named in one line. A top
+// level still running when pummel is interrupted is stopped.
+func (l *loader) loadScript(ctx context.Context, cfg *engine.Config) (*script.Program, error) {
+	o := l.opts
 	if o.script == "" {
 		if len(o.scriptArgs) > 0 {
 			return nil, usageError{"unexpected arguments after the URL: script arguments need -s/--script"}
 		}
 		return nil, nil
 	}
-	p, err := script.Load(o.script, o.scriptArgs, engine.ScriptTarget(cfg))
-	if err != nil {
-		return nil, usageError{"-s/--script: " + err.Error()}
+	p, err := script.Load(ctx, o.script, script.Options{Args: o.scriptArgs, Target: engine.ScriptTarget(cfg), Output: l.scriptOutput()})
+	switch {
+	case err == nil:
+		return p, nil
+	case ctx.Err() != nil:
+		return nil, exitError{exitInterrupted, "interrupted before the run started: -s/--script: " + err.Error()}
 	}
-	return p, nil
+	return nil, usageError{"-s/--script: " + err.Error()}
 }
 
-// scriptDone runs the script's done(); what it prints goes to stdout with
-// text output, and to stderr when stdout carries JSON or markdown.
+// scriptOutput is where the script's print() and io.write() go, in every
+// hook: stdout with text output, as in wrk, and stderr when stdout carries
+// JSON or markdown, which they would corrupt (`--format json | jq`).
+func (l *loader) scriptOutput() io.Writer {
+	if l.opts.format != "text" {
+		return l.stderr
+	}
+	return l.stdout
+}
+
+// scriptDone runs the script's done(), after the results are written.
 func (l *loader) scriptDone(cfg engine.Config, res stats.Result) error {
 	if cfg.Script == nil {
 		return nil
 	}
-	var out io.Writer = l.stdout
-	if l.opts.format != "text" {
-		out = l.stderr
-	}
-	return engine.ScriptDone(cfg.Script, res, out)
+	return engine.ScriptDone(cfg.Script, res)
 }

@@ -18,7 +18,7 @@ func serveCommand(stderr io.Writer) *cli.Command {
 		Usage:        "run the built-in target: / (empty 200), /delay/{ms}, /status/{code}, /bytes/{n}",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Destination: &addr, Usage: "listen on `ADDR`"},
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Destination: &addr, Usage: "listen on `ADDR` (0.0.0.0:8080 for every interface, as in a container)"},
 			&cli.StringFlag{Name: "delay", Value: "0", Destination: &delay, Usage: "wait `D` (e.g. 2ms) before answering each request, to play a slower server"},
 		},
 		Action: func(c *cli.Context) error {

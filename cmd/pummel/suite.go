@@ -75,7 +75,8 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 // suiteOutcome prints one line per output that could not be written and
 // decides the exit: 130 when interrupted; 1 when a run could not be
 // carried out or an output not written; 3, with one line per operation
-// and mode whose responses failed a check, when the checks failed; else 0.
+// and mode whose responses failed a check and one per failed threshold,
+// when a check or a threshold failed; else 0.
 func suiteOutcome(rep *suite.Report, runErr error, writeErrs []error, stderr io.Writer) error {
 	for _, err := range writeErrs {
 		fmt.Fprintf(stderr, "pummel: %v\n", err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,15 +27,7 @@ func withPummelOnPath(t *testing.T) {
 // readReport reads DIR/suite.json.
 func readReport(t *testing.T, dir string) suite.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "suite.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep suite.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return readJSONFile[suite.Report](t, filepath.Join(dir, "suite.json"))
 }
 
 func TestSuiteExamplePlan(t *testing.T) {
@@ -222,7 +213,7 @@ func TestSuiteBadPlansExitTwoWithOneLine(t *testing.T) {
 	}{
 		{"unknown field", []string{"runs: 2", "runs: 2\nrepeat: 3"}, "repeat: 3", "repeat: unknown field"},
 		{"missing command", []string{`  command: [pummel, serve, "--addr=127.0.0.1:{port}"]` + "\n", ""}, "server:", "server.command: required"},
-		{"bad duration", []string{"duration: 200ms, connections: 4", "duration: 5x, connections: 4"}, "5x", `operations[2].load.open.duration: "5x" is not a duration`},
+		{"bad duration", []string{"duration: 200ms, connections: 4", "duration: 5x, connections: 4"}, "duration: 5x", `operations[2].load.open.duration: "5x" is not a duration`},
 		{"undefined placeholder", []string{"/bytes/1024", "/bytes/{size}"}, "{size}", "operations[1].url: undefined placeholder {size}"},
 		{"unset variable", []string{"Content-Type: application/octet-stream", "Authorization: ${PUMMEL_TEST_UNSET}"}, "PUMMEL_TEST_UNSET",
 			"operations[2].headers.Authorization: ${PUMMEL_TEST_UNSET} is not set in the environment"},
@@ -274,14 +265,22 @@ operations:
   - {name: after, url: "http://127.0.0.1:{port}/", depends_on: default, load: {sequential: {requests: 20}}}
 `
 
-func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
+// runPlan runs the plan src with pummel on PATH, writing into a fresh
+// directory, which it returns with the exit code and outputs.
+func runPlan(t *testing.T, src string) (code int, stdout, stderr, dir string) {
+	t.Helper()
 	withPummelOnPath(t)
 	plan := filepath.Join(t.TempDir(), "plan.yaml")
-	if err := os.WriteFile(plan, []byte(statusPlan), 0o600); err != nil {
+	if err := os.WriteFile(plan, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	code, stdout, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	dir = t.TempDir()
+	code, stdout, stderr = pummel(t.Context(), "suite", "-q", plan, "-o", dir)
+	return code, stdout, stderr, dir
+}
+
+func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
+	code, stdout, stderr, dir := runPlan(t, statusPlan)
 	wantLines := []string{
 		"pummel: suite: operation explicit, mode default: 20 of 20 responses failed a check (20 × unexpected status 500)\n",
 		"pummel: suite: operation default, mode default: 30 of 30 responses failed a check (30 × unexpected status 503)\n",
@@ -347,5 +346,30 @@ func TestSuiteWritesEveryOutputItCan(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// thresholdPlan has one operation with a threshold that holds and one
+// that cannot.
+const thresholdPlan = `server:
+  command: [pummel, serve, "--addr=127.0.0.1:{port}"]
+  ready: {url: "http://127.0.0.1:{port}/"}
+  settle: 0s
+operations:
+  - {name: get, url: "http://127.0.0.1:{port}/", thresholds: [errors==0, p99<1ns], load: {sequential: {requests: 20}}}
+`
+
+func TestSuiteFailedThresholdExitsThree(t *testing.T) {
+	code, stdout, stderr, dir := runPlan(t, thresholdPlan)
+	want := "pummel: suite: operation get, mode default: threshold p99<1ns failed: "
+	if code != exitCondition || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+		t.Fatalf("exit %d, stderr %q: want 3 and one line %q…", code, stderr, want)
+	}
+	ts := readReport(t, dir).Summary.Operations[0].Thresholds
+	if len(ts) != 2 || !ts[0].OK || ts[0].Value != "0" || ts[1].OK {
+		t.Errorf("thresholds in suite.json: %+v", ts)
+	}
+	if !strings.Contains(stdout, "default: threshold errors==0 ok (0)") {
+		t.Errorf("summary lacks the thresholds:\n%s", stdout)
 	}
 }

@@ -87,17 +87,20 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 }
 
 // execRun is one fresh server process and one load against it.
-func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec, opts proc.WatchOptions) (stats.Result, error) {
+func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec, opts proc.WatchOptions) (res stats.Result, err error) {
 	p, err := proc.Launch(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return stats.Result{}, exitError{exitInterrupted, "interrupted while starting the server"}
 		}
-		return stats.Result{}, exitError{exitFailed, err.Error()}
+		return stats.Result{}, exitError{exitFailed, err.Error()} // it ends with the log's path and tail
 	}
-	defer p.Stop()
+	defer func() {
+		p.Stop() //nolint:errcheck // Stop's failure to end a process is not the run's
+		l.settleLog(p, res, err)
+	}()
 	plan := watchPlan{pids: []int{p.PID()}, watch: opts}
-	res, err := l.watchedRun(ctx, cfg, plan)
+	res, err = l.watchedRun(ctx, cfg, plan)
 	if err != nil {
 		return res, err
 	}
@@ -108,4 +111,18 @@ func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec,
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the server exited during the load (%s); its log: %s", p.ExitReason(), p.LogPath()))
 	}
 	return res, nil
+}
+
+// settleLog removes the server's temporary log after a run that went
+// well; otherwise it keeps the log and prints its path, unless a warning
+// of the result names it already (the server exited during the load).
+func (l *loader) settleLog(p *proc.Process, res stats.Result, err error) {
+	exited := len(res.Server) > 0 && res.Server[0].ExitedDuringLoad
+	wentWell := err == nil && !res.Interrupted && res.Requests > 0 && !exited
+	switch {
+	case !p.TemporaryLog(), exited:
+	case wentWell && p.RemoveLog() == nil:
+	default:
+		fmt.Fprintf(l.stderr, "pummel: the server's log is kept: %s\n", p.LogPath())
+	}
 }

@@ -1,6 +1,8 @@
 package script
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"testing"
 )
@@ -8,12 +10,12 @@ import (
 // benchThread loads path with one thread for a benchmark.
 func benchThread(b *testing.B, path string, args ...string) *Thread {
 	b.Helper()
-	p, err := Load(path, args, target)
+	p, err := Load(context.Background(), path, Options{Args: args, Target: target, Output: io.Discard})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(p.Close)
-	ths, err := p.Threads(1, "127.0.0.1:8080")
+	ths, err := p.Threads(context.Background(), 1, "127.0.0.1:8080")
 	if err != nil {
 		b.Fatal(err)
 	}

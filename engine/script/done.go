@@ -1,8 +1,7 @@
 package script
 
 import (
-	"io"
-	"strings"
+	"context"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -37,23 +36,22 @@ type Distribution interface {
 }
 
 // Done calls the script's done(summary, latency, requests), if defined, in
-// the setup state, with print() and io.write() writing to out. Call it once,
-// after every Thread has finished. Errors are one line naming the script.
-func (p *Program) Done(s Summary, latency, requests Distribution, out io.Writer) error {
+// the setup state. Call it once, after every Thread has finished. It runs
+// after the load, also after an interrupted one, so no context stops it:
+// only [OnceLimit] does. Errors are one line naming the script.
+func (p *Program) Done(s Summary, latency, requests Distribution) error {
 	L := p.setup
 	fn, ok := L.G.Global.RawGetString("done").(*lua.LFunction)
 	if !ok {
 		return nil
 	}
-	p.out.w = out
-	if io, ok := L.G.Global.RawGetString("io").(*lua.LTable); ok {
-		io.RawSetString("write", L.NewFunction(writer(out)))
-	}
-	L.Push(fn)
-	L.Push(summaryTable(L, s))
-	L.Push(newStats(L, latency))
-	L.Push(newStats(L, requests))
-	return oneLine(p.name, L.PCall(3, 0, nil))
+	return p.guard.once(context.Background(), p.limit, func() error {
+		L.Push(fn)
+		L.Push(summaryTable(L, s))
+		L.Push(newStats(L, latency))
+		L.Push(newStats(L, requests))
+		return p.guard.stopped(L.PCall(3, 0, nil), p.name, "done()", false)
+	})
 }
 
 // HasDone reports whether the script defines done(), so the engine can skip
@@ -74,24 +72,6 @@ func summaryTable(L *lua.LState, s Summary) *lua.LTable {
 	t.RawSetString("bytes", lua.LNumber(s.Bytes))
 	t.RawSetString("errors", errs)
 	return t
-}
-
-// writer returns io.write for out: strings and numbers, no separators.
-func writer(out io.Writer) lua.LGFunction {
-	return func(L *lua.LState) int {
-		var b strings.Builder
-		for i := 1; i <= L.GetTop(); i++ {
-			s, ok := plainString(L.Get(i))
-			if !ok {
-				L.ArgError(i, "string expected, got "+L.Get(i).Type().String())
-			}
-			b.WriteString(s)
-		}
-		if _, err := io.WriteString(out, b.String()); err != nil {
-			L.RaiseError("io.write: %v", err)
-		}
-		return 0
-	}
 }
 
 const statsType = "wrk.stats"

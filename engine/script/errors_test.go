@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,7 +76,7 @@ func TestErrors(t *testing.T) {
 // it fails the test if an earlier stage fails.
 func runStage(t *testing.T, path, stage string) error {
 	t.Helper()
-	p, err := Load(path, nil, target)
+	p, err := Load(t.Context(), path, Options{Target: target, Output: &bytes.Buffer{}})
 	if stage == "load" || err != nil {
 		if stage != "load" {
 			t.Fatalf("Load: %v", err)
@@ -83,7 +84,7 @@ func runStage(t *testing.T, path, stage string) error {
 		return err
 	}
 	t.Cleanup(p.Close)
-	ths, err := p.Threads(1, "127.0.0.1:8080")
+	ths, err := p.Threads(context.Background(), 1, "127.0.0.1:8080")
 	if stage == "threads" || err != nil {
 		if stage != "threads" {
 			t.Fatalf("Threads: %v", err)
@@ -99,7 +100,7 @@ func runStage(t *testing.T, path, stage string) error {
 	case "response":
 		err = th.Response(200, []Header{{"Server", "x"}}, []byte("body"))
 	case "done":
-		err = p.Done(Summary{}, latencies(), dist{1}, &bytes.Buffer{})
+		err = p.Done(Summary{}, latencies(), dist{1})
 	default:
 		t.Fatalf("unknown stage %q", stage)
 	}
@@ -107,7 +108,7 @@ func runStage(t *testing.T, path, stage string) error {
 }
 
 func TestLoadMissingFile(t *testing.T) {
-	_, err := Load(filepath.Join(t.TempDir(), "missing.lua"), nil, target)
+	_, err := Load(t.Context(), filepath.Join(t.TempDir(), "missing.lua"), Options{Target: target})
 	if err == nil || !strings.Contains(err.Error(), "missing.lua") {
 		t.Errorf("Load(missing) = %v, want an error naming the file", err)
 	}

@@ -13,6 +13,12 @@
 // thread:set and thread:get copy plain values (nil, booleans, numbers,
 // strings and tables of those) between the states.
 //
+// No script holds pummel hostage: the parts that run once (top level,
+// setup, init, done) are stopped after [OnceLimit] or when the context
+// given to Load or Threads ends, and a Thread's hooks are stopped when the
+// context given to Threads ends. What the script prints goes to
+// [Options.Output].
+//
 // Concurrency: a [Program] is used by one goroutine (Load, Threads, Done,
 // Close). Each [Thread] must be used by one goroutine at a time; different
 // Threads may run concurrently, because each owns its Lua state. Done must
@@ -21,11 +27,13 @@ package script
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -51,6 +59,17 @@ type Target struct {
 // Header is one HTTP header field.
 type Header struct{ Name, Value string }
 
+// Options are what Load needs besides the script's path.
+type Options struct {
+	// Args are the script arguments (after "--"), handed to init as
+	// args[1..]; args[0] is the URL, rebuilt from Target, as in wrk.
+	Args   []string
+	Target Target // the request the command line describes
+	// Output receives what the script's print(), io.write() and
+	// io.stdout:write() write, from every state; nil means os.Stdout.
+	Output io.Writer
+}
+
 // Program is a loaded script: its compiled chunk, its setup state and the
 // Threads made from it.
 type Program struct {
@@ -58,19 +77,21 @@ type Program struct {
 	args   []string           // script arguments, init's args[1..]
 	target Target             // normalised command-line request
 	proto  *lua.FunctionProto // compiled once, shared read-only by all states
+	limit  time.Duration      // how long a part that runs once may run: OnceLimit
 
 	setup   *lua.LState // setup and done state
+	guard   *guard      // stops the setup state's code
 	wrk     *lua.LTable // the setup state's wrk table
-	out     printer     // where the setup state's print() writes
+	out     *output     // where every state's print() writes
 	threads []*Thread   // every Thread made by Threads, closed by Close
 }
 
 // Load reads and compiles the script at path and runs its top level in a
-// fresh setup state. args are the script arguments (after "--"), handed to
-// init as args[1..]; args[0] is the URL (rebuilt from t), as in wrk. Errors
+// fresh setup state, stopping it when ctx ends or after [OnceLimit]. Errors
 // are one line naming the script and, when Lua knows it, the line:
-// "auth.lua:12: <message>".
-func Load(path string, args []string, t Target) (*Program, error) {
+// "auth.lua:12: <message>"; a top level that was stopped is a
+// [*StoppedError].
+func Load(ctx context.Context, path string, o Options) (*Program, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading script: %w", err)
@@ -79,9 +100,13 @@ func Load(path string, args []string, t Target) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{name: path, args: args, target: t.normalize(), proto: proto, out: printer{os.Stdout}}
-	p.setup, p.wrk = p.newState(&p.out)
-	if err := p.runChunk(p.setup); err != nil {
+	if o.Output == nil {
+		o.Output = os.Stdout
+	}
+	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit}
+	p.setup, p.guard, p.wrk = p.newState()
+	if err := p.guard.once(ctx, p.limit, func() error { return p.runChunk(p.setup, p.guard) }); err != nil {
+		p.guard.close()
 		p.setup.Close()
 		return nil, err
 	}
@@ -91,9 +116,12 @@ func Load(path string, args []string, t Target) (*Program, error) {
 // Threads makes n Threads, in order. For each it creates the thread's own
 // running state and runs the script's top level in it, calls setup(thread)
 // in the setup state (thread.addr starts as addr, "host:port"), then sets
-// wrk.thread and calls init(args) in the running state. Errors are one line
-// naming the script and line; on error no Thread is returned.
-func (p *Program) Threads(n int, addr string) ([]*Thread, error) {
+// wrk.thread and calls init(args) in the running state. The top level,
+// setup and init are each stopped after [OnceLimit]; all of them, and the
+// Threads' hooks for as long as they live, are stopped when ctx ends.
+// Errors are one line naming the script and line (a [*StoppedError] for
+// code that was stopped); on error no Thread is returned.
+func (p *Program) Threads(ctx context.Context, n int, addr string) ([]*Thread, error) {
 	if addr != "" {
 		addrs := p.setup.NewTable()
 		addrs.Append(newAddr(p.setup, addr))
@@ -101,7 +129,7 @@ func (p *Program) Threads(n int, addr string) ([]*Thread, error) {
 	}
 	threads := make([]*Thread, 0, n)
 	for range n {
-		th, err := p.newThread(addr)
+		th, err := p.newThread(ctx, addr)
 		if err != nil {
 			for _, t := range threads {
 				t.close()
@@ -138,24 +166,26 @@ func (p *Program) Close() {
 		th.close()
 	}
 	p.threads = nil
+	p.guard.close()
 	p.setup.Close()
 }
 
-// newThread creates one Thread: running state, top level, setup, init.
-func (p *Program) newThread(addr string) (*Thread, error) {
-	th := &Thread{name: p.name, addr: addr, out: printer{os.Stdout}}
-	th.state, th.wrk = p.newState(&th.out)
+// newThread creates one Thread, stopped when ctx ends: running state, top
+// level, setup, init.
+func (p *Program) newThread(ctx context.Context, addr string) (*Thread, error) {
+	th := &Thread{name: p.name, addr: addr}
+	th.state, th.guard, th.wrk = p.newState()
+	th.unfollow = th.guard.follow(ctx)
 	th.globals = th.state.G.Global
-	if err := p.runChunk(th.state); err != nil {
-		th.close()
-		return nil, err
+	err := th.guard.once(ctx, p.limit, func() error { return p.runChunk(th.state, th.guard) })
+	if err == nil {
+		err = p.guard.once(ctx, p.limit, func() error { return p.callSetup(th) })
 	}
-	if err := p.callSetup(th); err != nil {
-		th.close()
-		return nil, err
+	if err == nil {
+		th.wrk.RawSetString("thread", newThreadObject(th.state, th))
+		err = th.guard.once(ctx, p.limit, func() error { return th.init(p.initArgs(th.state)) })
 	}
-	th.wrk.RawSetString("thread", newThreadObject(th.state, th))
-	if err := th.init(p.initArgs(th.state)); err != nil {
+	if err != nil {
 		th.close()
 		return nil, err
 	}
@@ -170,7 +200,7 @@ func (p *Program) callSetup(th *Thread) error {
 	}
 	p.setup.Push(fn)
 	p.setup.Push(newThreadObject(p.setup, th))
-	return oneLine(p.name, p.setup.PCall(1, 0, nil))
+	return p.guard.stopped(p.setup.PCall(1, 0, nil), p.name, "setup()", false)
 }
 
 // initArgs builds init's argument table: [0] the URL, then the script args.
@@ -183,16 +213,17 @@ func (p *Program) initArgs(L *lua.LState) *lua.LTable {
 	return args
 }
 
-// runChunk runs the compiled script's top level in L.
-func (p *Program) runChunk(L *lua.LState) error {
+// runChunk runs the compiled script's top level in L, which g guards.
+func (p *Program) runChunk(L *lua.LState, g *guard) error {
 	L.Push(L.NewFunctionFromProto(p.proto))
-	return oneLine(p.name, L.PCall(0, 0, nil))
+	return g.stopped(L.PCall(0, 0, nil), p.name, "the top level", false)
 }
 
-// newState makes a Lua state with the standard libraries, wrk's globals and
-// print() writing to out.
-func (p *Program) newState(out *printer) (*lua.LState, *lua.LTable) {
+// newState makes a Lua state with the standard libraries, wrk's globals,
+// print() and io.write() writing to the program's output, and a guard.
+func (p *Program) newState() (*lua.LState, *guard, *lua.LTable) {
 	L := lua.NewState(lua.Options{RegistryMaxSize: 1 << 20})
+	g := newGuard(L)
 	registerAddr(L)
 	registerThread(L)
 	registerStats(L)
@@ -201,8 +232,8 @@ func (p *Program) newState(out *printer) (*lua.LState, *lua.LTable) {
 	if loaded, ok := L.GetField(L.Get(lua.RegistryIndex), "_LOADED").(*lua.LTable); ok {
 		loaded.RawSetString("wrk", w) // so `local wrk = require "wrk"` works
 	}
-	L.SetGlobal("print", L.NewFunction(out.print))
-	return L, w
+	p.out.install(L)
+	return L, g, w
 }
 
 // compile parses and compiles the script once; every state runs the result.
@@ -249,23 +280,6 @@ func (t Target) url() string {
 		host = net.JoinHostPort(t.Host, t.Port)
 	}
 	return t.Scheme + "://" + host + t.Path
-}
-
-// printer is where a state's print() writes.
-type printer struct{ w io.Writer }
-
-// print is Lua's print: arguments through tostring, tab-separated, newline.
-func (pr *printer) print(L *lua.LState) int {
-	var b strings.Builder
-	for i := 1; i <= L.GetTop(); i++ {
-		if i > 1 {
-			b.WriteByte('\t')
-		}
-		b.WriteString(L.ToStringMeta(L.Get(i)).String())
-	}
-	b.WriteByte('\n')
-	_, _ = io.WriteString(pr.w, b.String())
-	return 0
 }
 
 // isFunction reports whether table t holds a function under name.

@@ -3,6 +3,7 @@ package script
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -29,12 +30,12 @@ const examples = "../../scripts/lua"
 // load loads path and makes n threads, closing them when the test ends.
 func load(t *testing.T, path string, args []string, n int) (*Program, []*Thread) {
 	t.Helper()
-	p, err := Load(path, args, target)
+	p, err := Load(context.Background(), path, Options{Args: args, Target: target, Output: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
 	t.Cleanup(p.Close)
-	ths, err := p.Threads(n, "127.0.0.1:8080")
+	ths, err := p.Threads(context.Background(), n, "127.0.0.1:8080")
 	if err != nil {
 		t.Fatalf("Threads: %v", err)
 	}
@@ -265,14 +266,16 @@ func checkPipeline(t *testing.T, _ *Program, ths []*Thread) {
 }
 
 func checkReport(t *testing.T, p *Program, _ []*Thread) {
-	var out bytes.Buffer
+	path := filepath.Join(t.TempDir(), "p.csv")
+	t.Setenv("PUMMEL_CSV", path)
 	sum := Summary{Duration: time.Second, Requests: 1000}
-	if err := p.Done(sum, latencies(), dist{100}, &out); err != nil {
+	if err := p.Done(sum, latencies(), dist{100}); err != nil {
 		t.Fatal(err)
 	}
+	csv, err := os.ReadFile(path)
 	want := "percentile,latency_us\n50,500\n75,750\n90,900\n99,990\n99.9,999\n"
-	if out.String() != want {
-		t.Errorf("done() printed\n%s\nwant\n%s", out.String(), want)
+	if err != nil || string(csv) != want || printed(p) != "latency percentiles written to "+path+"\n" {
+		t.Errorf("done() wrote %q (%v) and printed %q; want the CSV\n%s", csv, err, printed(p), want)
 	}
 }
 
@@ -284,13 +287,12 @@ func checkSetup(t *testing.T, p *Program, ths []*Thread) {
 			}
 		}
 	}
-	var out bytes.Buffer
-	if err := p.Done(Summary{}, latencies(), dist{1}, &out); err != nil {
+	if err := p.Done(Summary{}, latencies(), dist{1}); err != nil {
 		t.Fatal(err)
 	}
 	want := "thread 1: 1 requests\nthread 2: 2 requests\nthread 3: 3 requests\n"
-	if out.String() != want {
-		t.Errorf("done() printed\n%s\nwant\n%s", out.String(), want)
+	if printed(p) != want {
+		t.Errorf("done() printed\n%s\nwant\n%s", printed(p), want)
 	}
 }
 
@@ -313,3 +315,6 @@ func checkStop(t *testing.T, p *Program, ths []*Thread) {
 		t.Error("stopping thread 1 stopped thread 2")
 	}
 }
+
+// printed returns what p's states printed so far, for a Program made by load.
+func printed(p *Program) string { return p.out.w.(*bytes.Buffer).String() }

@@ -1,6 +1,9 @@
 package script
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // A script sees which part of a sharded load its process runs, in setup
 // and in init, for instance to give each part its own range of ids.
@@ -20,12 +23,12 @@ function init(args) from_init = wrk.shard.index .. "/" .. wrk.shard.count end`
 		t.Run(tt.name, func(t *testing.T) {
 			tg := target
 			tg.ShardIndex, tg.ShardCount = tt.index, tt.count
-			p, err := Load(writeScript(t, src), nil, tg)
+			p, err := Load(t.Context(), writeScript(t, src), Options{Target: tg, Output: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			ths, err := p.Threads(1, "")
+			ths, err := p.Threads(t.Context(), 1, "")
 			if err != nil {
 				t.Fatal(err)
 			}

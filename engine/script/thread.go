@@ -18,17 +18,18 @@ import (
 // so a script may replace request() or set it to nil while running (the
 // request then falls back to the one built after init).
 type Thread struct {
-	name    string      // script path, for errors
-	state   *lua.LState // the running state; only this Thread touches it
-	globals *lua.LTable // L's globals, where the hooks live
-	wrk     *lua.LTable // L's wrk table
-	out     printer     // where L's print() writes
-	addr    string      // thread.addr, "host:port"
-	stopped atomic.Bool // thread:stop() was called
-	static  []byte      // wrk.format() after init: request() falls back to it
-	hooks               // which hooks existed after init
-	status  lua.LValue  // last status pushed to response(), reused
-	statusN int         // the number in status
+	name     string      // script path, for errors
+	state    *lua.LState // the running state; only this Thread touches it
+	globals  *lua.LTable // L's globals, where the hooks live
+	wrk      *lua.LTable // L's wrk table
+	guard    *guard      // stops L's code
+	unfollow func() bool // stops guard following the context given to Threads
+	addr     string      // thread.addr, "host:port"
+	stopped  atomic.Bool // thread:stop() was called
+	static   []byte      // wrk.format() after init: request() falls back to it
+	hooks                // which hooks existed after init
+	status   lua.LValue  // last status pushed to response(), reused
+	statusN  int         // the number in status
 }
 
 // hooks records which optional hooks a Thread's script defined after init.
@@ -57,15 +58,22 @@ func (th *Thread) Addr() string { return th.addr }
 // returns to dst: raw bytes that may hold several pipelined requests. With
 // no request() it appends the request built after init. A runtime error, or
 // a result that is not a non-empty string, is an error naming the script.
+//
+// Every hook (AppendRequest, Delay, Response) returns [ErrStopped] once the
+// context given to Threads has ended, and a [*StoppedError] when it was
+// still running as it ended.
 func (th *Thread) AppendRequest(dst []byte) ([]byte, error) {
 	fn, ok := th.globals.RawGetString("request").(*lua.LFunction)
 	if !ok {
 		return append(dst, th.static...), nil
 	}
+	if th.guard.ended() {
+		return dst, ErrStopped
+	}
 	L := th.state
 	L.Push(fn)
 	if err := L.PCall(0, 1, nil); err != nil {
-		return dst, oneLine(th.name, err)
+		return dst, th.guard.stopped(err, th.name, "request()", true)
 	}
 	v := L.Get(-1)
 	L.Pop(1)
@@ -86,10 +94,13 @@ func (th *Thread) Delay() (time.Duration, error) {
 	if !ok {
 		return 0, nil
 	}
+	if th.guard.ended() {
+		return 0, ErrStopped
+	}
 	L := th.state
 	L.Push(fn)
 	if err := L.PCall(0, 1, nil); err != nil {
-		return 0, oneLine(th.name, err)
+		return 0, th.guard.stopped(err, th.name, "delay()", true)
 	}
 	v := L.Get(-1)
 	L.Pop(1)
@@ -108,6 +119,9 @@ func (th *Thread) Response(status int, headers []Header, body []byte) error {
 	if !ok {
 		return nil
 	}
+	if th.guard.ended() {
+		return ErrStopped
+	}
 	L := th.state
 	L.Push(fn)
 	L.Push(th.statusValue(status))
@@ -117,7 +131,7 @@ func (th *Thread) Response(status int, headers []Header, body []byte) error {
 	}
 	L.Push(t)
 	L.Push(lua.LString(body))
-	return oneLine(th.name, L.PCall(3, 0, nil))
+	return th.guard.stopped(L.PCall(3, 0, nil), th.name, "response()", true)
 }
 
 // Fields returns wrk.method, wrk.path, wrk.headers (in table order) and
@@ -184,12 +198,12 @@ func (th *Thread) init(args *lua.LTable) error {
 		th.state.Push(fn)
 		th.state.Push(args)
 		if err := th.state.PCall(1, 0, nil); err != nil {
-			return oneLine(th.name, err)
+			return th.guard.stopped(err, th.name, "init()", false)
 		}
 	}
 	th.state.Push(th.wrk.RawGetString("format"))
 	if err := th.state.PCall(0, 1, nil); err != nil {
-		return oneLine(th.name, err)
+		return th.guard.stopped(err, th.name, "wrk.format()", false)
 	}
 	req := th.state.Get(-1)
 	th.state.Pop(1)
@@ -216,6 +230,8 @@ func (th *Thread) statusValue(status int) lua.LValue {
 // close releases the running state.
 func (th *Thread) close() {
 	if th.state != nil {
+		th.unfollow()
+		th.guard.close()
 		th.state.Close()
 		th.state = nil
 	}

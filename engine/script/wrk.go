@@ -159,10 +159,11 @@ func hostHeader(w *lua.LTable) string {
 
 // lookup is wrk.lookup(host, service): the addresses host resolves to, with
 // service's port, as a list of address objects. Where wrk exits on failure,
-// this raises a Lua error (catchable with pcall).
+// this raises a Lua error (catchable with pcall). It gives up when the
+// state's code is stopped.
 func lookup(L *lua.LState) int {
 	host, service := L.CheckString(1), L.CheckString(2)
-	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	ctx, cancel := context.WithTimeout(L.Context(), lookupTimeout)
 	defer cancel()
 	port, err := net.DefaultResolver.LookupPort(ctx, "tcp", service)
 	if err != nil {
@@ -181,10 +182,13 @@ func lookup(L *lua.LState) int {
 }
 
 // connect is wrk.connect(addr): whether a TCP connection to addr (an
-// address object or a "host:port" string) opens within a second.
+// address object or a "host:port" string) opens within a second (and
+// before the state's code is stopped).
 func connect(L *lua.LState) int {
 	addr := checkAddr(L, 1)
-	conn, err := net.DialTimeout("tcp", addr, connectTimeout)
+	ctx, cancel := context.WithTimeout(L.Context(), connectTimeout)
+	defer cancel()
+	conn, err := new(net.Dialer).DialContext(ctx, "tcp", addr)
 	if err == nil {
 		_ = conn.Close()
 	}

@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"strings"
@@ -72,12 +71,12 @@ func TestTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Load(writeScript(t, src), []string{"arg1"}, tt.target)
+			p, err := Load(t.Context(), writeScript(t, src), Options{Args: []string{"arg1"}, Target: tt.target})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			ths, err := p.Threads(1, "")
+			ths, err := p.Threads(t.Context(), 1, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,13 +161,12 @@ end`
 	if ths[0].Addr() != "127.0.0.1:8080" || ths[1].Addr() != "127.0.0.2:9" {
 		t.Errorf("Addr() = %s, %s", ths[0].Addr(), ths[1].Addr())
 	}
-	var out bytes.Buffer
-	if err := p.Done(Summary{}, nil, nil, &out); err != nil {
+	if err := p.Done(Summary{}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := "t1:3:true\t2\tx\t127.0.0.1:8080\tnil\nt2:3:true\t2\tx\t127.0.0.2:9\tnil\n"
-	if out.String() != want {
-		t.Errorf("done() printed\n%q\nwant\n%q", out.String(), want)
+	if printed(p) != want {
+		t.Errorf("done() printed\n%q\nwant\n%q", printed(p), want)
 	}
 }
 
@@ -189,8 +187,7 @@ end`
 	}
 	s := Summary{Duration: 2500 * time.Millisecond, Requests: 10, Bytes: 2048,
 		Errors: Errors{Connect: 1, Read: 2, Write: 3, Status: 4, Timeout: 5}}
-	var out bytes.Buffer
-	if err := p.Done(s, latencies(), dist{10, 20}, &out); err != nil {
+	if err := p.Done(s, latencies(), dist{10, 20}); err != nil {
 		t.Fatal(err)
 	}
 	want := "2500000\t10\t2048\t1\t2\t3\t4\t5\n" +
@@ -198,8 +195,8 @@ end`
 		"1000\t2\t1\t1000\tnil\tnil\n" +
 		"10\t20\t2\tnil\n" +
 		"written 1\n"
-	if out.String() != want {
-		t.Errorf("done() printed\n%s\nwant\n%s", out.String(), want)
+	if printed(p) != want {
+		t.Errorf("done() printed\n%s\nwant\n%s", printed(p), want)
 	}
 }
 
@@ -218,9 +215,8 @@ func TestNoHooks(t *testing.T) {
 	if r := one(t, th); r.Path != "/static" {
 		t.Errorf("request = %+v", r)
 	}
-	var out bytes.Buffer
-	if err := p.Done(Summary{}, nil, nil, &out); err != nil || out.Len() != 0 {
-		t.Errorf("Done() = %v, printed %q", err, out.String())
+	if err := p.Done(Summary{}, nil, nil); err != nil || printed(p) != "" {
+		t.Errorf("Done() = %v, printed %q", err, printed(p))
 	}
 }
 

@@ -1,5 +1,6 @@
-// Package golden compares a test's output with a file under testdata/,
-// which `go test -update` rewrites from the current output.
+// Package golden compares a test's output with a file under testdata/
+// (or another file kept in the repository), which `go test -update`
+// rewrites from the current output.
 package golden
 
 import (
@@ -16,7 +17,13 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 // Check compares got with testdata/name, or rewrites the file with -update.
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	CheckFile(t, filepath.Join("testdata", name), got)
+}
+
+// CheckFile compares got with the file at path, or rewrites it with
+// -update: for generated files kept in the repository (a man page).
+func CheckFile(t testing.TB, path string, got []byte) {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,202 @@
+package engine
+
+import "bytes"
+
+// countRequests splits b, the bytes a script's request() returned, into
+// the HTTP/1.1 requests it holds, read as a server reads them, and returns
+// where each ends. A request's body is framed by Transfer-Encoding: chunked
+// or else by Content-Length (RFC 9112 §6); lines may end in a bare LF, and
+// blank lines between requests are skipped, as servers do. What follows the
+// last complete request (an incomplete request, or one whose framing is
+// malformed) is one last request: a server answers it once at most, with an
+// error, and closes. It makes no allocation beyond growing ends.
+func countRequests(b []byte, ends []int) []int {
+	ends = ends[:0]
+	for off := 0; off < len(b); {
+		if len(ends) > 0 && blank(b[off:]) {
+			ends[len(ends)-1] = len(b) // trailing blank lines: skipped by the server
+			break
+		}
+		n := requestLength(b[off:])
+		if n == 0 {
+			n = len(b) - off
+		}
+		off += n
+		ends = append(ends, off)
+	}
+	return ends
+}
+
+// requestLength returns the length of the request at the start of b, 0
+// unless b holds all of it, well framed.
+func requestLength(b []byte) int {
+	head, f := requestHead(b)
+	switch {
+	case head == 0 || f.bad:
+		return 0
+	case f.chunked:
+		if n := chunkedLength(b[head:]); n > 0 {
+			return head + n
+		}
+		return 0
+	case f.length > len(b)-head:
+		return 0
+	}
+	return head + f.length
+}
+
+// framing is how a request's head says its body ends.
+type framing struct {
+	length  int  // Content-Length; 0 without one
+	chunked bool // Transfer-Encoding ends in chunked: it overrides length
+	bad     bool // the framing cannot be trusted: the server rejects the request
+}
+
+// requestHead reads the request line and header fields at the start of b,
+// after any blank lines, and returns the length up to and including the
+// blank line that ends them (0 if b holds no such line) and the framing
+// they give.
+func requestHead(b []byte) (int, framing) {
+	var f framing
+	pos := len(b) - len(bytes.TrimLeft(b, "\r\n"))
+	line, next, ok := nextLine(b, pos)
+	if !ok {
+		return 0, f
+	}
+	http10 := bytes.HasSuffix(line, []byte(" HTTP/1.0"))
+	var hasLength, hasEncoding, lastFraming bool
+	for {
+		if line, next, ok = nextLine(b, next); !ok {
+			return 0, f
+		}
+		if len(line) == 0 {
+			break
+		}
+		if line[0] == ' ' || line[0] == '\t' { // obs-fold: continues the last field
+			f.bad = f.bad || lastFraming
+			continue
+		}
+		name, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.Trim(value, " \t")
+		lastFraming = true
+		switch {
+		case bytes.EqualFold(name, []byte("Content-Length")):
+			n, ok := parseLength(value)
+			f.bad = f.bad || !ok || hasLength && n != f.length
+			f.length, hasLength = n, true
+		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+			f.chunked, hasEncoding = lastCodingChunked(value), true
+		default:
+			lastFraming = false
+		}
+	}
+	// A coding other than chunked last, or any in HTTP/1.0, leaves the
+	// body's end unknown (RFC 9112 §6.1, §6.3).
+	f.bad = f.bad || hasEncoding && (!f.chunked || http10)
+	return next, f
+}
+
+// chunkedLength returns the length of the chunked body at the start of b,
+// trailer fields included, 0 unless b holds all of it, well formed.
+func chunkedLength(b []byte) int {
+	pos := 0
+	for {
+		line, next, ok := nextLine(b, pos)
+		if !ok {
+			return 0
+		}
+		size, ok := chunkSize(line)
+		if !ok {
+			return 0
+		}
+		pos = next
+		if size == 0 {
+			return trailerLength(b, pos)
+		}
+		if size > len(b)-pos {
+			return 0
+		}
+		pos += size
+		switch {
+		case bytes.HasPrefix(b[pos:], []byte("\r\n")):
+			pos += 2
+		case bytes.HasPrefix(b[pos:], []byte("\n")):
+			pos++
+		default:
+			return 0
+		}
+	}
+}
+
+// trailerLength returns where the trailer section that starts at pos in b
+// ends (after its blank line), 0 if it does not.
+func trailerLength(b []byte, pos int) int {
+	for {
+		line, next, ok := nextLine(b, pos)
+		if !ok {
+			return 0
+		}
+		if len(line) == 0 {
+			return next
+		}
+		pos = next
+	}
+}
+
+// maxLength bounds a Content-Length or chunk size: larger ones are
+// malformed here, as no request() returns that much.
+const maxLength = 1 << 40
+
+// parseLength parses a Content-Length value: decimal digits only.
+func parseLength(v []byte) (int, bool) {
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' || n > maxLength {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, len(v) > 0
+}
+
+// chunkSize parses a chunk line: hex digits, then optional white space
+// and extensions after ";".
+func chunkSize(line []byte) (int, bool) {
+	n, digits := 0, 0
+	for _, c := range line {
+		d, ok := hexDigit(c)
+		if !ok {
+			break
+		}
+		if n > maxLength {
+			return 0, false
+		}
+		n = n*16 + int(d)
+		digits++
+	}
+	rest := bytes.TrimLeft(line[digits:], " \t")
+	return n, digits > 0 && (len(rest) == 0 || rest[0] == ';')
+}
+
+// lastCodingChunked reports whether a Transfer-Encoding list ends in
+// chunked.
+func lastCodingChunked(v []byte) bool {
+	if i := bytes.LastIndexByte(v, ','); i >= 0 {
+		v = v[i+1:]
+	}
+	return bytes.EqualFold(bytes.Trim(v, " \t"), []byte("chunked"))
+}
+
+// nextLine returns the line that starts at pos in b, without its LF or
+// CRLF, and where the next one starts; ok is false if no LF ends it.
+func nextLine(b []byte, pos int) (line []byte, next int, ok bool) {
+	i := bytes.IndexByte(b[pos:], '\n')
+	if i < 0 {
+		return nil, 0, false
+	}
+	line = bytes.TrimSuffix(b[pos:pos+i], []byte("\r"))
+	return line, pos + i + 1, true
+}
+
+// blank reports whether b holds only CR and LF bytes.
+func blank(b []byte) bool { return len(bytes.TrimLeft(b, "\r\n")) == 0 }

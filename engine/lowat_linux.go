@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A pipelined batch is read once, when it has arrived: the connection's
+// receive low-water mark (SO_RCVLOWAT) is set to the bytes the responses
+// still due will take at least, the smallest response seen on it times
+// their number, so the kernel wakes the loop once per batch rather than
+// once per segment or response. A response smaller than any seen before
+// would leave the batch below the mark and asleep: a grace timer, twice the
+// connection's last batch time, then reads what is there, and the
+// connection, whose responses vary in size, goes without a mark from then
+// on. The latency of a pipelined response is taken when its batch is read
+// (README).
+
+// armLowWater sets the low-water mark for the responses in flight, with
+// its grace timer; without pipelining, or before a response was seen, it
+// leaves the mark at one byte.
+func (c *loopConn) armLowWater() {
+	need := 1
+	if c.k > 1 && c.smallest > 0 && !c.shrank {
+		need = max(1, c.inflight*c.smallest-c.partial-len(c.carry))
+	}
+	c.setLowWater(need)
+	if need > 1 {
+		c.l.wakes.set(&c.timed, time.Now().Add(2*c.lastBatch+time.Millisecond))
+	}
+}
+
+// setLowWater sets SO_RCVLOWAT, when it changes.
+func (c *loopConn) setLowWater(n int) {
+	if n != c.lowWater && c.fd >= 0 {
+		if unix.SetsockoptInt(c.fd, unix.SOL_SOCKET, unix.SO_RCVLOWAT, n) == nil {
+			c.lowWater = n
+		}
+	}
+}
+
+// lowWaterGrace reads a batch that stayed below its low-water mark for
+// longer than its grace: what arrived is read, and the mark lowered to
+// what is still due.
+func (c *loopConn) lowWaterGrace() {
+	c.graced = true
+	c.setLowWater(1)
+	c.read()
+}

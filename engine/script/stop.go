@@ -1,0 +1,121 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// OnceLimit is how long each part of a script that runs once may run: the
+// top level, setup(), init() and done(). Nothing else bounds them (they run
+// before or after the load), and one that takes longer is stuck, most
+// likely in an endless loop, so it is stopped with a [StoppedError]. Ten
+// seconds leaves room for a script that builds large tables or reads big
+// files at start-up.
+const OnceLimit = 10 * time.Second
+
+// ErrStopped is returned by a Thread's hook called after the context given
+// to [Program.Threads] ended: the script's code did not run. The engine
+// drops the request, as any request of a run that is over.
+var ErrStopped = errors.New("script stopped: the run is over")
+
+// StoppedError reports Lua code that was stopped while it ran: the context
+// it was given ended (the run ended, or pummel was interrupted), or, for a
+// part that runs once, it ran longer than [OnceLimit].
+type StoppedError struct {
+	Where string        // "name:LINE", the line it was running, when Lua knows it; else the script name
+	Hook  string        // what was running: "request()", "init()", "the top level", …
+	Limit time.Duration // the limit it outlived; 0 when its context ended
+	Run   bool          // a hook of the load (delay, request, response), stopped as the run ended
+}
+
+func (e *StoppedError) Error() string {
+	switch {
+	case e.Limit > 0:
+		return fmt.Sprintf("%s: %s did not return within %v and was stopped here (an endless loop?)", e.Where, e.Hook, e.Limit)
+	case e.Run:
+		return fmt.Sprintf("%s: %s was still running when the run ended and was stopped here (an endless loop?)", e.Where, e.Hook)
+	}
+	return fmt.Sprintf("%s: %s was still running when pummel was interrupted and was stopped here (an endless loop?)", e.Where, e.Hook)
+}
+
+// errLimit is the cause a guard is cancelled with when a part that runs
+// once outlives its limit.
+var errLimit = errors.New("time limit")
+
+// guard stops one Lua state's code. gopher-lua checks the state's context
+// before every instruction and raises an error once it is done; the guard
+// owns that context and cancels it, for good, when a context it follows
+// ends or a part that runs once outlives its limit. A state keeps one
+// context for its whole life, because a coroutine takes a child of the
+// context its state has when it is created.
+type guard struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	done   <-chan struct{} // ctx.Done(), checked before each hook without a lock
+	limit  time.Duration   // the limit of the last part run by once
+}
+
+func newGuard(L *lua.LState) *guard {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	L.SetContext(ctx)
+	return &guard{ctx: ctx, cancel: cancel, done: ctx.Done()}
+}
+
+// follow stops the state's code when ctx ends; the function it returns
+// stops following.
+func (g *guard) follow(ctx context.Context) (stop func() bool) {
+	return context.AfterFunc(ctx, func() { g.cancel(context.Cause(ctx)) })
+}
+
+// ended reports, without blocking, whether the state's code is stopped.
+func (g *guard) ended() bool {
+	select {
+	case <-g.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// once runs call, a part of the script that runs once, stopping it when
+// ctx ends or limit passes.
+func (g *guard) once(ctx context.Context, limit time.Duration, call func() error) error {
+	stop := g.follow(ctx)
+	defer stop()
+	g.limit = limit
+	t := time.AfterFunc(limit, func() { g.cancel(errLimit) })
+	defer t.Stop()
+	return call()
+}
+
+// stopped turns err, the error of Lua code run under g, into one line
+// naming the script (see oneLine), or into a StoppedError naming hook when
+// the guard stopped the code. name is the script's name; run says hook is
+// one of the load's.
+func (g *guard) stopped(err error, name, hook string, run bool) error {
+	if err == nil {
+		return nil
+	}
+	if !g.ended() {
+		return oneLine(name, err)
+	}
+	e := &StoppedError{Where: name, Hook: hook, Run: run}
+	if errors.Is(context.Cause(g.ctx), errLimit) {
+		e.Limit, e.Run = g.limit, false
+	}
+	// gopher-lua raises the context's error at the line it was running:
+	// "name:LINE: context canceled".
+	msg := oneLine(name, err).Error()
+	if where, ok := strings.CutSuffix(msg, ": "+g.ctx.Err().Error()); ok && strings.HasPrefix(where, name+":") {
+		e.Where = where
+	}
+	return e
+}
+
+// close releases the guard's context.
+func (g *guard) close() { g.cancel(context.Canceled) }

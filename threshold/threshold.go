@@ -1,0 +1,173 @@
+package threshold
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Expr is a parsed threshold: a figure, a comparison and a bound, such as
+// "p99<20ms". Parse makes one; Check judges a result by it.
+type Expr struct {
+	text  string
+	fig   figure
+	op    string
+	bound float64 // in the expression's unit
+	unit  string  // as written: "ms", "MiB", "%", "k", ""
+	scale float64 // the figure's base units (µs, bytes, counts) per unit; 0 for "%"
+}
+
+// comparisons are the operators, two-character ones first so that "<="
+// is not read as "<".
+var comparisons = []string{"<=", ">=", "==", "!=", "<", ">"}
+
+// Parse reads a threshold: FIGURE OP BOUND, where OP is <, <=, >, >=, ==
+// or !=, and BOUND is a number in the figure's units: a time with its
+// unit for latencies, startup and server CPU per request (500us, 20ms,
+// 1.5s); a size for RSS (200MiB, 64MB, bytes); a count or a percentage
+// of all outcomes for errors and statuses (0, 10, 0.1%); requests/s for
+// rps (10000, 10k). Errors are one line, without the flag's name.
+func Parse(s string) (Expr, error) {
+	text := strings.TrimSpace(s)
+	at := strings.IndexAny(text, "<>=!")
+	if at <= 0 {
+		return Expr{}, errors.New("write FIGURE OP BOUND, e.g. p99<20ms, errors<0.1%, rps>=10000")
+	}
+	e := Expr{text: text}
+	for _, op := range comparisons {
+		if strings.HasPrefix(text[at:], op) {
+			e.op = op
+			break
+		}
+	}
+	if e.op == "" {
+		return Expr{}, fmt.Errorf("%q is not a comparison; use <, <=, >, >=, == or !=", text[at:at+1])
+	}
+	var err error
+	if e.fig, err = lookup(strings.TrimSpace(text[:at])); err != nil {
+		return Expr{}, err
+	}
+	e.bound, e.unit, e.scale, err = readBound(e.fig.kind, strings.TrimSpace(text[at+len(e.op):]))
+	return e, err
+}
+
+// String returns the threshold as written.
+func (e Expr) String() string { return e.text }
+
+// Need says what the threshold's figure needs beyond the load.
+func (e Expr) Need() Need { return e.fig.need }
+
+// Check judges r: the figure, in the expression's unit, against the
+// bound. A figure r lacks (no response answered, no server watched, no
+// outcome to take a share of) fails, with the value "-".
+func (e Expr) Check(r stats.Result) stats.Threshold {
+	v, ok := e.measure(r)
+	if !ok {
+		return stats.Threshold{Expr: e.text, Value: "-"}
+	}
+	return stats.Threshold{Expr: e.text, Value: formatNumber(v, e.fig.kind == countKind && e.unit == "") + e.unit, OK: compare(v, e.op, e.bound)}
+}
+
+// Check judges r by every threshold, in order.
+func Check(es []Expr, r stats.Result) []stats.Threshold {
+	var out []stats.Threshold
+	for _, e := range es {
+		out = append(out, e.Check(r))
+	}
+	return out
+}
+
+// measure reads the figure in the expression's unit.
+func (e Expr) measure(r stats.Result) (float64, bool) {
+	vs := e.fig.values(r)
+	if len(vs) == 0 {
+		return 0, false
+	}
+	v := e.fig.worst(vs)
+	if e.unit != "%" {
+		return v / e.scale, true
+	}
+	n := outcomes(r)
+	if n == 0 {
+		return 0, false
+	}
+	return v * 100 / float64(n), true
+}
+
+func compare(v float64, op string, bound float64) bool {
+	switch op {
+	case "<":
+		return v < bound
+	case "<=":
+		return v <= bound
+	case ">":
+		return v > bound
+	case ">=":
+		return v >= bound
+	case "==":
+		return v == bound
+	}
+	return v != bound
+}
+
+// units maps each kind's unit suffixes to base units (µs, bytes, counts,
+// requests/s) per unit, as the rest of the command line reads them. A
+// kind without "" needs a unit.
+var units = map[kind]map[string]float64{
+	timeKind: {"ns": 1e-3, "us": 1, "µs": 1, "ms": 1e3, "s": 1e6, "m": 60e6, "h": 3600e6},
+	bytesKind: {"": 1, "B": 1, "k": 1e3, "K": 1e3, "kB": 1e3, "KB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9,
+		"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30},
+	countKind: {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "%": 0},
+	rateKind:  {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9},
+}
+
+// examples shows each kind's bounds in error lines.
+var examples = map[kind]string{
+	timeKind:  "500us, 20ms, 1.5s",
+	bytesKind: "200MiB, 64MB, 1GiB",
+	countKind: "0, 10, 1k, or a share: 0.1%",
+	rateKind:  "10000, 10k",
+}
+
+var boundSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(\S*)$`)
+
+// readBound reads a bound of the given kind: its number, its unit as
+// written and the base units per unit.
+func readBound(k kind, s string) (bound float64, unit string, scale float64, err error) {
+	m := boundSyntax.FindStringSubmatch(s)
+	if m == nil {
+		return 0, "", 0, fmt.Errorf("bound %q is not a number with a unit (examples: %s)", s, examples[k])
+	}
+	bound, err = strconv.ParseFloat(m[1], 64)
+	scale, ok := units[k][m[2]]
+	switch {
+	case err != nil || math.IsInf(bound, 0):
+		return 0, "", 0, fmt.Errorf("bound %q is not a number (examples: %s)", s, examples[k])
+	case !ok && m[2] == "":
+		return 0, "", 0, fmt.Errorf("bound %q needs a unit (examples: %s)", s, examples[k])
+	case !ok && m[2] == "%":
+		return 0, "", 0, fmt.Errorf("bound %q: a percentage applies to errors and status counts only (examples: %s)", s, examples[k])
+	case !ok:
+		return 0, "", 0, fmt.Errorf("bound %q: unknown unit %q (examples: %s)", s, m[2], examples[k])
+	}
+	return bound, m[2], scale, nil
+}
+
+// formatNumber prints v with three significant digits, never cutting
+// the whole part ("23.4", "0.123", "12346"), or as a whole number.
+func formatNumber(v float64, whole bool) string {
+	if whole || v == 0 {
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
+	s := strconv.FormatFloat(v, 'f', min(max(0, 3-digits), 9), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

@@ -1,0 +1,149 @@
+package threshold
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// run is a result with every figure a threshold reads: 990 responses
+// (10 of them 503) and 10 socket errors, so 1,000 outcomes.
+func run() stats.Result {
+	startup := 0.0421
+	return stats.Result{
+		Requests: 990, RequestsPerS: 12345.6,
+		Status:  map[string]int64{"200": 975, "404": 5, "503": 10},
+		Errors:  stats.Errors{Read: 4, Timeout: 6, Status: 15, Validation: 2},
+		Latency: &stats.Latency{Min: 80, Mean: 900, Max: 31_000, P50: 850, P75: 1000, P90: 1200, P95: 1500, P99: 23_412, P999: 30_000, P9999: 31_000},
+		Server: []stats.ServerUsage{
+			{PID: 1, RSSBytes: stats.RSS{Idle: 10 << 20, Peak: 150 << 20, After: 40 << 20}, CPUUsPerRequest: 25, StartupS: &startup},
+			{PID: 2, RSSBytes: stats.RSS{Idle: 12 << 20, Peak: 210 << 20, After: 41 << 20}, CPUUsPerRequest: 5},
+		},
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		expr  string
+		value string
+		ok    bool
+	}{
+		{"p99<20ms", "23.4ms", false},
+		{"p99 < 25 ms", "23.4ms", true},
+		{"p99<=23412us", "23412us", true},
+		{"p50<1ms", "0.85ms", true},
+		{"p99.9<=30ms", "30ms", true},
+		{"p99_99<1s", "0.031s", true},
+		{"max<30ms", "31ms", false},
+		{"min>=80us", "80us", true},
+		{"mean!=900us", "900us", false},
+		{"rps>=10000", "12346", true},
+		{"rps>=13k", "12.3k", false},
+		{"errors<0.1%", "2.7%", false},    // 4+6+15+2 = 27 of 1,000 outcomes
+		{"errors<=27", "27", true},        // a count
+		{"errors_timeout==0", "6", false}, // one class
+		{"errors_validation<1%", "0.2%", true},
+		{"status_5xx==0", "10", false},
+		{"status_5xx<=1%", "1%", true},
+		{"status_4xx<10", "5", true},
+		{"status_503>=10", "10", true},
+		{"status_2xx>900", "975", true},
+		{"server_rss_peak<200MiB", "210MiB", false}, // the worst of two servers
+		{"server_rss_idle<=12MiB", "12MiB", true},
+		{"server_rss_after<50MB", "43MB", true},
+		{"server_cpu_per_request<20us", "25us", false},
+		{"startup<100ms", "42.1ms", true},
+	}
+	r := run()
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			e, err := Parse(tt.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := stats.Threshold{Expr: strings.TrimSpace(tt.expr), Value: tt.value, OK: tt.ok}
+			if got := e.Check(r); got != want {
+				t.Errorf("Check = %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+// TestCheckAbsentFigure: a figure the result lacks fails, with value "-",
+// rather than passing on a zero.
+func TestCheckAbsentFigure(t *testing.T) {
+	empty := stats.Result{Status: map[string]int64{}}
+	for _, expr := range []string{"p99<20ms", "max>0us", "server_rss_peak<1GiB", "startup<1s", "errors<1%", "status_5xx<=0.1%"} {
+		e, err := Parse(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Check(empty); got.OK || got.Value != "-" {
+			t.Errorf("%s on an empty result: %+v, want a failure with value -", expr, got)
+		}
+	}
+	// --exec --runs: each run watched its own server; the worst counts.
+	startup := func(s float64) []stats.ServerUsage { return []stats.ServerUsage{{StartupS: &s}} }
+	runs := stats.Result{Runs: []stats.Result{{Server: startup(0.05)}, {Server: startup(0.12)}}}
+	e, _ := Parse("startup<100ms")
+	if got := e.Check(runs); got.OK || got.Value != "120ms" {
+		t.Errorf("startup over two runs: %+v, want 120ms, failed", got)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	tests := []struct {
+		expr string
+		want string // in the error
+	}{
+		{"", "FIGURE OP BOUND"},
+		{"p99", "FIGURE OP BOUND"},
+		{"<20ms", "FIGURE OP BOUND"},
+		{"p99=20ms", `"=" is not a comparison`},
+		{"p98<20ms", `unknown figure "p98"`},
+		{"errors_bogus<1", `unknown figure "errors_bogus"`},
+		{"status_6xx==0", `unknown figure "status_6xx"`},
+		{"p99<20", "needs a unit"},
+		{"p99<20furlongs", `unknown unit "furlongs"`},
+		{"p99<fast", "not a number"},
+		{"p99<-1ms", "not a number"},
+		{"p99<1%", "a percentage applies to errors and status counts only"},
+		{"rps>10%", "a percentage applies"},
+		{"server_rss_peak<200XB", `unknown unit "XB"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			_, err := Parse(tt.expr)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Parse(%q) = %v, want one line with %q", tt.expr, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNeed(t *testing.T) {
+	for expr, want := range map[string]Need{
+		"p99<1ms": NeedNothing, "errors==0": NeedNothing, "server_rss_peak<1GiB": NeedServer,
+		"server_cpu_per_request<1ms": NeedServer, "startup<1s": NeedExec,
+	} {
+		if e, err := Parse(expr); err != nil || e.Need() != want {
+			t.Errorf("%s: Need() = %v (%v), want %v", expr, e.Need(), err, want)
+		}
+	}
+}
+
+func TestFormatNumber(t *testing.T) {
+	for _, tt := range []struct {
+		v     float64
+		whole bool
+		want  string
+	}{
+		{23.4123, false, "23.4"}, {0.1234, false, "0.123"}, {0.00123, false, "0.00123"},
+		{12345.6, false, "12346"}, {100, false, "100"}, {2.5, false, "2.5"}, {0, false, "0"}, {7.6, true, "8"},
+	} {
+		if got := formatNumber(tt.v, tt.whole); got != tt.want {
+			t.Errorf("formatNumber(%v, %v) = %q, want %q", tt.v, tt.whole, got, tt.want)
+		}
+	}
+}
