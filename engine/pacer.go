@@ -53,7 +53,7 @@ func (s *schedule) share(sh Shard) {
 	s.part, s.parts = int64(sh.Index), 1
 	if !sh.whole() {
 		s.parts = int64(sh.Count)
-		s.total = sh.share(s.total)
+		s.total = sh.Share(s.total)
 	}
 }
 

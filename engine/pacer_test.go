@@ -88,7 +88,7 @@ func TestShardShares(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for i, want := range tt.want {
-			if got := (Shard{Index: i, Count: tt.count}).share(tt.total); got != want {
+			if got := (Shard{Index: i, Count: tt.count}).Share(tt.total); got != want {
 				t.Errorf("share %d/%d of %d = %d, want %d", i, tt.count, tt.total, got, want)
 			}
 		}

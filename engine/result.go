@@ -18,7 +18,7 @@ func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) stats
 	for i, rate := range r.cfg.Rates {
 		phase := measuredPhase + i
 		st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
-		st.TargetRate = rate
+		st.TargetRate = r.cfg.Shard.Rate(rate)
 		st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
 		stages = append(stages, st)
 		all = append(all, phase)

@@ -30,10 +30,11 @@ type scripted struct {
 }
 
 // ScriptTarget is what a script sees as wrk.scheme, host, port, path,
-// method, headers and body before init, taken from cfg.
+// method, headers, body and shard before init, taken from cfg.
 func ScriptTarget(cfg *Config) script.Target {
 	t := script.Target{Scheme: cfg.URL.Scheme, Host: cfg.URL.Hostname(), Port: cfg.URL.Port(),
-		Path: cfg.URL.RequestURI(), Method: cfg.method(), Body: cfg.Body}
+		Path: cfg.URL.RequestURI(), Method: cfg.method(), Body: cfg.Body,
+		ShardIndex: cfg.Shard.Index, ShardCount: cfg.Shard.Count}
 	if t.Port == "" {
 		t.Port = map[string]string{"http": "80", "https": "443"}[t.Scheme]
 	}

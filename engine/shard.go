@@ -20,8 +20,9 @@ type Shard struct {
 // whole reports whether s is the whole load.
 func (s Shard) whole() bool { return s.Count <= 1 }
 
-// share is this part's exact share of total.
-func (s Shard) share(total int64) int64 {
+// Share is this part's exact share of total (of -c, -n or the warm-up
+// count): the first total%Count parts take one more.
+func (s Shard) Share(total int64) int64 {
 	if s.whole() {
 		return total
 	}
@@ -30,6 +31,15 @@ func (s Shard) share(total int64) int64 {
 		n++
 	}
 	return n
+}
+
+// Rate is this part's share of a total rate (-R): every Count-th request
+// of the whole schedule.
+func (s Shard) Rate(total float64) float64 {
+	if s.whole() {
+		return total
+	}
+	return total / float64(s.Count)
 }
 
 // validate checks the shard and that every part gets a connection.
@@ -49,9 +59,9 @@ func (c Config) part() Config {
 	if c.Shard.whole() {
 		return c
 	}
-	c.Connections = int(c.Shard.share(int64(c.Connections)))
-	c.Requests = c.Shard.share(c.Requests)
-	c.WarmupRequests = c.Shard.share(c.WarmupRequests)
+	c.Connections = int(c.Shard.Share(int64(c.Connections)))
+	c.Requests = c.Shard.Share(c.Requests)
+	c.WarmupRequests = c.Shard.Share(c.WarmupRequests)
 	return c
 }
 

@@ -28,12 +28,28 @@ const (
 // (to the histogram's precision); counters are summed. A single result is
 // checked as several would be and returned whole (stages, server figures
 // and schedule included).
+//
+// Parts of a sharded load (Result.Shard) merge side by side only, into
+// the result of the whole load; see combineShards.
 func Combine(rs []Result, how Combination) (Result, error) {
 	if len(rs) == 0 {
 		return Result{}, errors.New("no results to combine")
 	}
+	if sharded(rs) {
+		return combineShards(rs, how)
+	}
+	out, err := combine(rs, how)
+	if err != nil || len(rs) > 1 {
+		return out, err
+	}
+	return rs[0], nil // checked like several, and kept whole: stages, server, schedule
+}
+
+// combine merges rs as Combine does, whatever their number.
+func combine(rs []Result, how Combination) (Result, error) {
 	out := rs[0]
 	out.Status, out.ErrorCauses, out.Stages, out.Warnings = map[string]int64{}, nil, nil, nil
+	out.Shard, out.Shards = nil, nil
 	out.Requests, out.BytesRead, out.BytesWritten, out.Reconnects = 0, 0, 0, 0
 	out.Errors, out.Connect, out.Client = Errors{}, ConnectTime{}, ClientUsage{CPUs: rs[0].Client.CPUs}
 	out.Interrupted = false
@@ -65,12 +81,12 @@ func Combine(rs []Result, how Combination) (Result, error) {
 	// Each result watched its own server process: their figures stay in
 	// the results (Runs), as a merged process would mean nothing.
 	out.Server = nil
+	if how == Parallel {
+		out.Start, out.StartAt = earliest(rs, func(r Result) string { return r.Start }), earliest(rs, func(r Result) string { return r.StartAt })
+	}
 	var err error
 	if out.Timeline, err = combineTimelines(rs, how); err != nil {
 		return Result{}, err
-	}
-	if len(rs) == 1 {
-		return rs[0], nil // checked like several, and kept whole: stages, server, schedule
 	}
 	return out, nil
 }

@@ -32,8 +32,15 @@ func EncodeJSON(w io.Writer, v any) error {
 // missing field keeps its zero value, and a result without a response
 // has no latency. null is refused; Result.Validate checks the rest.
 func ReadJSON(rd io.Reader) (Result, error) {
+	return NextJSON(json.NewDecoder(rd))
+}
+
+// NextJSON decodes the next result from dec, as ReadJSON does: one of
+// several written one after another (the logs of several parts of a
+// sharded load).
+func NextJSON(dec *json.Decoder) (Result, error) {
 	var r *Result
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+	if err := dec.Decode(&r); err != nil {
 		return Result{}, fmt.Errorf("reading JSON result: %w", err)
 	}
 	if r == nil {

@@ -18,6 +18,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 	writeThresholdsMarkdown(ew, r.Thresholds)
 	ew.Printf("\n**Latency distribution**\n\n")
 	ew.Table([]string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
+	writeShardsMarkdown(ew, r.Shards)
 	if rows := errorRows(r); len(rows) > 0 {
 		ew.Printf("\n**Errors**\n\n")
 		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
@@ -53,6 +54,7 @@ func metricRows(r Result) [][]string {
 	}
 	rows = append(rows, openLoopRows(r)...)
 	rows = append(rows, runMetricRows(r)...)
+	rows = append(rows, shardMetricRows(r)...)
 	conns := "keep-alive, held open for the whole run and spread evenly over the threads"
 	if !c.KeepAlive {
 		conns = "a new connection for each request"

@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
+// setting is one field of RunConfig, named as in JSON, as text.
+type setting struct {
+	name  string
+	value func(RunConfig) string
+}
+
 // loadSettings are the settings that make two results' loads different
 // ones: what is sent, where, and how the load is applied. How long a load
 // ran (duration, requests, warm-up) does not: runs of one load merge.
-var loadSettings = []struct {
-	name  string
-	value func(RunConfig) string
-}{
+var loadSettings = []setting{
 	{"url", func(c RunConfig) string { return c.URL }},
 	{"method", func(c RunConfig) string { return c.Method }},
 	{"headers", func(c RunConfig) string { return strings.Join(c.Headers, "\n") }},

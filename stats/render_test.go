@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pummel-dev/pummel/internal/golden"
 )
@@ -26,7 +27,34 @@ func fixtures(t *testing.T) []struct {
 		{"requests", countedRun(), TextOptions{}},
 		{"empty", emptyRun(), TextOptions{Latency: true}},
 		{"openloop", openLoopRun(), TextOptions{Latency: true}},
+		{"shard", shardPart(), TextOptions{}},
+		{"sharded", shardedRun(t), TextOptions{}},
 	}
+}
+
+// shardPart is part 1 of 3 of the counted run's load, started at a
+// planned time.
+func shardPart() Result {
+	r := countedRun()
+	r.Server = nil
+	r.Shard = &Shard{Index: 1, Count: 3}
+	r.StartAt, r.Start = "2026-12-01T15:00:00Z", "2026-12-01T15:00:00.00123Z"
+	r.Config.Command = "pummel -k -c 32 -n 40000 --shard 1/3 --start-at 2026-12-01T15:00:00Z http://127.0.0.1:5077/"
+	return r
+}
+
+// shardedRun merges three parts of one load, one of them missing and one
+// whose client was saturated.
+func shardedRun(t *testing.T) Result {
+	hot := part(t, 2, 3*time.Millisecond, spread(900, 300, 3*time.Microsecond)...)
+	hot.Client = ClientUsage{CPUSeconds: 1.9, CPUPercent: 95, CPUs: 2, Saturated: true}
+	hot.Warnings = []string{SaturationWarning(hot.Client)}
+	r, err := Combine([]Result{part(t, 0, 0, spread(100, 500, time.Microsecond)...), hot}, Parallel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Environment = testEnvironment()
+	return r
 }
 
 // cleanRun is a 10 s closed-loop run whose latency figures and histogram

@@ -63,6 +63,15 @@ type Result struct {
 	Stages []Result `json:"stages,omitempty"`
 	// Start is when the measurement began (RFC 3339, UTC).
 	Start string `json:"start,omitempty"`
+	// StartAt is the planned start (--start-at, RFC 3339, UTC): the clock
+	// started at it, or as soon after it as the run could.
+	StartAt string `json:"start_at,omitempty"`
+	// Shard says that this result is one part of a load carried out by
+	// several processes together (--shard i/N).
+	Shard *Shard `json:"shard,omitempty"`
+	// Shards describes the parts merged into this result, when it is a
+	// sharded load merged by pummel report --parallel.
+	Shards *Shards `json:"shards,omitempty"`
 	// Timeline has one entry per second of the measurement.
 	Timeline []Second `json:"timeline,omitempty"`
 	// Runs holds one result per fresh server process (--exec --runs N);

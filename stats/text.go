@@ -35,6 +35,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	writeStatusCodes(ew, r.Status)
 	writeErrorDetails(ew, r)
 	writeConnections(ew, r)
+	writeStartText(ew, r)
 	for _, s := range r.Server {
 		ew.Printf("Server pid %d: %s\n", s.PID, serverSummary(s, r.Requests))
 	}
@@ -48,6 +49,7 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	writeMergedCommands(ew, r.Config.MergedCommands)
 	writeOpenLoop(ew, r)
 	writeRunsText(ew, r.Runs)
+	writeShardsText(ew, r.Shards)
 	if ew.Err() != nil {
 		return fmt.Errorf("writing text result: %w", ew.Err())
 	}

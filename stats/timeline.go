@@ -51,29 +51,62 @@ func SummarizeSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRe
 	return s
 }
 
-// combineTimelines merges timelines: side by side (Parallel) second by
-// second, or one after another (Sequential) end to end.
+// combineTimelines merges timelines: side by side (Parallel) by
+// wall-clock second, or one after another (Sequential) end to end.
 func combineTimelines(rs []Result, how Combination) ([]Second, error) {
+	if how == Parallel {
+		return wallClockTimeline(rs)
+	}
 	var out []Second
 	var offset float64
 	for _, r := range rs {
-		for i, s := range r.Timeline {
-			if how == Sequential {
-				s.At += offset
-				out = append(out, s)
-				continue
-			}
-			if i == len(out) {
-				out = append(out, s)
-				continue
-			}
-			merged, err := mergeSeconds(out[i], s)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = merged
+		for _, s := range r.Timeline {
+			s.At += offset
+			out = append(out, s)
 		}
 		offset += r.DurationS
+	}
+	return out, nil
+}
+
+// wallClockTimeline merges timelines that ran side by side, each placed by
+// its actual start (Start) after the earliest: every second of a result
+// goes to the wall-clock second holding its middle, counted from the
+// earliest start. Machines that started 300 ms apart have their first
+// seconds merged; 700 ms apart, the later one's first second joins the
+// earlier one's second. A result without a start is taken to have started
+// with the earliest.
+func wallClockTimeline(rs []Result) ([]Second, error) {
+	offsets, _ := startOffsets(rs)
+	var out []Second
+	var filled []bool
+	var ends []float64 // the latest end of a second merged into each
+	for i, r := range rs {
+		prev := 0.0
+		for _, s := range r.Timeline {
+			k := max(int(offsets[i]+(prev+s.At)/2), 0)
+			end := offsets[i] + s.At
+			prev = s.At
+			for len(out) <= k {
+				out, filled, ends = append(out, Second{}), append(filled, false), append(ends, 0)
+			}
+			if filled[k] {
+				var err error
+				if s, err = mergeSeconds(out[k], s); err != nil {
+					return nil, err
+				}
+			}
+			out[k], filled[k], ends[k] = s, true, max(ends[k], end)
+		}
+	}
+	for k := range out {
+		if !filled[k] { // no result measured in this second
+			out[k], _ = NewSecond(0, NewHistogram(), Errors{}, 0)
+		}
+		out[k].At = float64(k + 1)
+		if filled[k] && ends[k] < out[k].At {
+			out[k].At = ends[k] // the last, shorter second
+		}
 	}
 	return out, nil
 }

@@ -16,6 +16,9 @@ func (r *Result) Validate() error {
 	if r.Config.URL == "" {
 		return errors.New("config.url: missing (pummel writes the target of every run)")
 	}
+	if err := r.validateStart(); err != nil {
+		return err
+	}
 	return r.validate("")
 }
 

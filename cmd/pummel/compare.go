@@ -39,11 +39,11 @@ func compareCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			base, err := readResults(basePaths)
+			base, _, err := readResults(basePaths, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
-			next, err := readResults(newPaths)
+			next, _, err := readResults(newPaths, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}

@@ -82,6 +82,9 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkStartRuns(cfg, plan.runs); err != nil {
+		return err
+	}
 	thresholds, err := l.opts.thresholds(plan)
 	if err != nil {
 		return err
@@ -91,6 +94,9 @@ func (l *loader) load(c *cli.Context) error {
 	}
 	if cfg.Script != nil {
 		defer cfg.Script.Close()
+	}
+	if l.opts.dryRun {
+		return l.dryRun(cfg)
 	}
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
@@ -112,6 +118,7 @@ func (l *loader) load(c *cli.Context) error {
 		return err
 	}
 	res.Config = l.record
+	identify(&res, cfg)
 	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {

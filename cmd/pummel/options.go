@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
@@ -19,6 +20,7 @@ type options struct {
 	connections, threads, duration, requests, timeout, pipeline string
 	engine                                                      string
 	rate, warmup, warmupRate, warmupRequests                    string
+	shard, startAt                                              string
 
 	keepAlive, noKeepAlive bool
 	method, body, bodyFile string
@@ -40,11 +42,11 @@ type options struct {
 	serverLog, runs       string
 	scriptArgs            []string // after --
 
-	latency, quiet, showSecrets bool
-	progress                    string // --progress: auto, always or never
-	format, hdrLog              string
-	outputs                     cli.StringSlice
-	thresholdExprs              cli.StringSlice // --threshold
+	latency, quiet, showSecrets, dryRun bool
+	progress                            string // --progress: auto, always or never
+	format, hdrLog                      string
+	outputs                             cli.StringSlice
+	thresholdExprs                      cli.StringSlice // --threshold
 
 	target string // the URL, the one positional argument
 }
@@ -63,6 +65,9 @@ func (o *options) config() (engine.Config, error) {
 	var c engine.Config
 	var err error
 	if c.URL, err = parseTarget(o.target); err != nil {
+		return c, err
+	}
+	if err = o.sharding(&c, time.Now()); err != nil {
 		return c, err
 	}
 	if err = o.shape(&c); err != nil {
@@ -107,13 +112,14 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("-c/--connections", orMin(err, o.connections))
 	}
 	c.Connections = int(n)
-	c.Threads = min(runtime.NumCPU(), c.Connections)
+	held := int(c.Shard.Share(n)) // by this process: -t is per process
+	c.Threads = max(min(runtime.NumCPU(), held), 1)
 	if o.threads != "" {
 		if n, err = parseCount(o.threads); err != nil || n < 1 {
 			return badFlag("-t/--threads", orMin(err, o.threads))
 		}
-		if int(n) > c.Connections {
-			return usageError{fmt.Sprintf("-t/--threads: %d threads for %d connections; use -t at most -c", n, c.Connections)}
+		if int(n) > held {
+			return threadsError(n, held, c.Shard)
 		}
 		c.Threads = int(n)
 	}

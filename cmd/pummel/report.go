@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,7 +23,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "render saved JSON results, merging several (histograms merged, never averaged)",
-		ArgsUsage: "FILE.json…",
+		ArgsUsage: "FILE.json… (- for standard input)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "parallel", Destination: &parallel, Usage: "the results ran side by side (several machines): longest duration, rates add up; default: one after another"},
 			&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "write `FORMAT` to stdout: text, json or markdown"},
@@ -48,12 +47,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err := checkOutputs(append(outs, plots.dirs(o.outputs.Value())...)); err != nil {
 				return err
 			}
-			rs, err := readResults(c.Args().Slice())
+			rs, names, err := readResults(c.Args().Slice(), c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
-			}
-			if w := stats.MixedLoads(rs); w != "" {
-				fmt.Fprintf(c.App.ErrWriter, "pummel: warning: %s\n", w)
 			}
 			how := stats.Sequential
 			if parallel {
@@ -63,8 +59,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return usageError{fmt.Sprintf("report: %v", err)}
 			}
+			warnMerge(c.App.ErrWriter, rs, res)
 			// The charts come first: the markdown links those written.
-			links, chartErr := plots.write(named(c.Args().Slice(), rs), o.outputs.Value())
+			links, chartErr := plots.write(named(names, rs), o.outputs.Value())
 			l := &loader{opts: &o, stdout: stdout}
 			return errors.Join(chartErr, l.writeResult(linkCharts(outs, links), res))
 		},
@@ -175,38 +172,14 @@ func chartAlt(file string) string {
 	return "latency percentile spectrum"
 }
 
-// named pairs each result with its file's base name, less the extension.
-func named(paths []string, rs []stats.Result) []chart.Named {
+// named pairs each result with its name.
+func named(names []string, rs []stats.Result) []chart.Named {
 	out := make([]chart.Named, len(rs))
 	for i, r := range rs {
-		base := filepath.Base(paths[i])
-		out[i] = chart.Named{Name: strings.TrimSuffix(base, filepath.Ext(base)), Result: r}
+		out[i] = chart.Named{Name: names[i], Result: r}
 	}
 	return out
 }
 
 // isMarkdown reports whether an -o path is written as markdown.
 func isMarkdown(path string) bool { return formatOf(path) == "markdown" }
-
-// readResults reads saved JSON results; a file that cannot be read or is
-// not a pummel result (stats.Result.Validate) is bad input, named in one
-// line with the field at fault.
-func readResults(paths []string) ([]stats.Result, error) {
-	var rs []stats.Result
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageError{err.Error()}
-		}
-		r, err := stats.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
-		}
-		if err := r.Validate(); err != nil {
-			return nil, usageError{fmt.Sprintf("%s: not a pummel result: %v", path, err)}
-		}
-		rs = append(rs, r)
-	}
-	return rs, nil
-}

@@ -41,7 +41,7 @@ import (
 
 // Target is the request the command line describes. The script sees it as
 // wrk.scheme, wrk.host, wrk.port, wrk.path, wrk.method, wrk.headers and
-// wrk.body before its top level runs.
+// wrk.body, and wrk.shard, before its top level runs.
 type Target struct {
 	Scheme  string   // "http" or "https"
 	Host    string   // host name or IP address, without brackets
@@ -50,6 +50,10 @@ type Target struct {
 	Method  string   // "" means "GET"
 	Headers []Header // in command-line order; a "host" header in any case becomes wrk.headers.Host
 	Body    []byte   // nil leaves wrk.body nil
+	// ShardIndex and ShardCount are the part of a sharded load this
+	// process runs, wrk.shard.index and wrk.shard.count (0 and 1 for the
+	// whole load; a count of 0 means 1).
+	ShardIndex, ShardCount int
 }
 
 // Header is one HTTP header field.

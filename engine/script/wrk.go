@@ -17,7 +17,7 @@ const (
 )
 
 // newWrkTable builds the global wrk table of one state from the target:
-// scheme, host, port, method, path, headers, body, and the functions
+// scheme, host, port, method, path, headers, body, shard, and the functions
 // format, lookup and connect.
 func newWrkTable(L *lua.LState, t Target) *lua.LTable {
 	w := L.CreateTable(0, 16)
@@ -40,6 +40,10 @@ func newWrkTable(L *lua.LState, t Target) *lua.LTable {
 	if t.Body != nil {
 		w.RawSetString("body", lua.LString(t.Body))
 	}
+	shard := L.CreateTable(0, 2)
+	shard.RawSetString("index", lua.LNumber(t.ShardIndex))
+	shard.RawSetString("count", lua.LNumber(max(t.ShardCount, 1)))
+	w.RawSetString("shard", shard)
 	w.RawSetString("format", L.NewFunction(formatter(w)))
 	w.RawSetString("lookup", L.NewFunction(lookup))
 	w.RawSetString("connect", L.NewFunction(connect))

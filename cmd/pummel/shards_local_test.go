@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// One load run by N processes, as N machines of a Kubernetes Indexed Job
+// run it (deploy/kubernetes), here on one machine: each process is given
+// its part (--shard i/N) and one start (--start-at +2s), prints its result
+// alone on stdout, and `pummel report --parallel -` merges the printed
+// results, read from its standard input one after another, as from
+// `kubectl logs`.
+func TestShardsOnOneMachineMergeIntoTheWholeLoad(t *testing.T) {
+	bin := pummelBinary(t)
+	const parts = 3
+	tests := []struct {
+		name string
+		load []string
+		want int64
+	}{
+		{"closed loop", []string{"-c", "6", "-n", "900"}, 900},
+		{"open loop", []string{"-c", "6", "-R", "600", "-d", "1s"}, 600},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{})
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // a bound, far above the seconds it takes
+			defer cancel()
+			outs := runParts(ctx, t, bin, parts, append(tt.load, "-t", "1", "--timeout", "5s", srv.URL()))
+
+			report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
+			report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
+			var stderr bytes.Buffer
+			report.Stderr = &stderr
+			out, err := report.Output()
+			if err != nil {
+				t.Fatalf("report: %v: %s", err, stderr.String())
+			}
+			var merged stats.Result
+			if err := json.Unmarshal(out, &merged); err != nil {
+				t.Fatal(err)
+			}
+			if merged.Requests != tt.want || srv.Requests() != tt.want {
+				t.Errorf("merged %d requests, the server counted %d; want %d", merged.Requests, srv.Requests(), tt.want)
+			}
+			checkMergedHistogram(t, merged, outs)
+			sh := merged.Shards
+			if sh == nil || len(sh.Parts) != parts || sh.Missing != nil {
+				t.Fatalf("shards %+v, want %d parts, none missing", sh, parts)
+			}
+			t.Logf("start skew %v", time.Duration(sh.StartSkewS*float64(time.Second)))
+			if sh.StartSkewS >= 0.05 {
+				t.Errorf("start skew %v, want under 50ms", time.Duration(sh.StartSkewS*float64(time.Second)))
+			}
+		})
+	}
+}
+
+// runParts runs n parts of one load side by side, started together with
+// --start-at +2s, and returns what each printed on stdout.
+func runParts(ctx context.Context, t *testing.T, bin string, n int, load []string) [][]byte {
+	t.Helper()
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]bytes.Buffer, n)
+	errs := make([]bytes.Buffer, n)
+	for i := range cmds {
+		args := append([]string{"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", "+2s", "--format", "json", "-q"}, load...)
+		cmds[i] = exec.CommandContext(ctx, bin, args...)
+		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &errs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	printed := make([][]byte, n)
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("part %d: %v: %s", i, err, errs[i].String())
+		}
+		if errs[i].Len() > 0 {
+			t.Errorf("part %d wrote to stderr, which kubectl logs mixes with the results: %q", i, errs[i].String())
+		}
+		printed[i] = outs[i].Bytes()
+	}
+	return printed
+}
+
+// checkMergedHistogram checks that the merged latency histogram is the
+// merge of the parts' own.
+func checkMergedHistogram(t *testing.T, merged stats.Result, outs [][]byte) {
+	t.Helper()
+	want := stats.NewHistogram()
+	for i, out := range outs {
+		var r stats.Result
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("part %d: %v", i, err)
+		}
+		h, err := stats.DecodeHistogram(r.LatencyHistogram)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Merge(h)
+	}
+	got, err := stats.DecodeHistogram(merged.LatencyHistogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equals(want) {
+		t.Errorf("merged histogram: %d values, p50 %d, p99 %d; the parts' merged: %d, p50 %d, p99 %d", got.TotalCount(),
+			got.ValueAtQuantile(50), got.ValueAtQuantile(99), want.TotalCount(), want.ValueAtQuantile(50), want.ValueAtQuantile(99))
+	}
+}

@@ -1,0 +1,204 @@
+// Package kubernetes holds the tests of the Kubernetes manifests beside
+// it: the kustomization builds as kubectl apply -k builds it, its objects
+// decode strictly into the official API types, and the command line of
+// every part is valid for pummel's own parser (pummel --dry-run).
+package kubernetes
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// manifests are the files of the kustomization, as shipped.
+var manifests = []string{"kustomization.yaml", "job.yaml", "start.env"}
+
+// built is the kustomization's output: the Job and its ConfigMap.
+type built struct {
+	job       batchv1.Job
+	configMap corev1.ConfigMap
+}
+
+// build runs kustomize on the manifests as the README's apply command
+// does, with start.env written first to hold startAt.
+func build(t *testing.T, startAt string) built {
+	t.Helper()
+	fs := filesys.MakeFsInMemory()
+	for _, name := range manifests {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "start.env" {
+			data = []byte("START_AT=" + startAt + "\n")
+		}
+		if err := fs.WriteFile(filepath.Join("/k", name), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objects, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/k")
+	if err != nil {
+		t.Fatalf("kustomize build: %v", err)
+	}
+	var b built
+	kinds := map[string]int{}
+	for _, o := range objects.Resources() {
+		doc, err := o.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds[o.GetKind()]++
+		switch o.GetKind() {
+		case "Job":
+			decodeStrict(t, doc, &b.job)
+		case "ConfigMap":
+			decodeStrict(t, doc, &b.configMap)
+		default:
+			t.Errorf("unexpected %s %s", o.GetKind(), o.GetName())
+		}
+	}
+	if kinds["Job"] != 1 || kinds["ConfigMap"] != 1 {
+		t.Fatalf("kustomize built %v, want one Job and one ConfigMap", kinds)
+	}
+	return b
+}
+
+// decoder decodes Jobs and ConfigMaps as the API server's strict field
+// validation does: field names are case-sensitive, and an unknown or
+// duplicate field is an error rather than dropped unseen.
+var decoder = func() runtime.Decoder {
+	scheme := runtime.NewScheme()
+	if err := errors.Join(batchv1.AddToScheme(scheme), corev1.AddToScheme(scheme)); err != nil {
+		panic(err)
+	}
+	return serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
+}()
+
+// decodeStrict decodes doc, a YAML object, into v strictly (decoder).
+func decodeStrict(t *testing.T, doc []byte, v runtime.Object) {
+	t.Helper()
+	if _, _, err := decoder.Decode(doc, nil, v); err != nil {
+		t.Fatalf("%v in\n%s", err, doc)
+	}
+}
+
+func TestJobYAMLIsAJob(t *testing.T) {
+	doc, err := os.ReadFile("job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job batchv1.Job
+	decodeStrict(t, doc, &job)
+	if job.Kind != "Job" || job.APIVersion != "batch/v1" {
+		t.Errorf("%s %s, want batch/v1 Job", job.APIVersion, job.Kind)
+	}
+}
+
+func TestTheKustomizationMakesAnIndexedJobOfNParts(t *testing.T) {
+	b := build(t, "2026-12-01T15:00:00Z")
+	spec := b.job.Spec
+	shards, err := strconv.Atoi(b.configMap.Data["SHARDS"])
+	if err != nil || shards < 2 {
+		t.Fatalf("SHARDS = %q, want a number of parts", b.configMap.Data["SHARDS"])
+	}
+	if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
+		t.Errorf("completionMode %v, want Indexed: only an Indexed Job gives each pod its JOB_COMPLETION_INDEX", spec.CompletionMode)
+	}
+	if spec.Completions == nil || spec.Parallelism == nil || int(*spec.Completions) != shards || int(*spec.Parallelism) != shards {
+		t.Errorf("completions %v, parallelism %v, want both %d (SHARDS): every part runs, all at once", spec.Completions, spec.Parallelism, shards)
+	}
+	if spec.BackoffLimitPerIndex == nil || *spec.BackoffLimitPerIndex != 0 || spec.BackoffLimit != nil || spec.Template.Spec.RestartPolicy != corev1.RestartPolicyNever {
+		t.Errorf("backoffLimitPerIndex %v, backoffLimit %v, restartPolicy %s; want 0, unset and Never: a part run again would start out of step, and one that fails must not stop the others",
+			spec.BackoffLimitPerIndex, spec.BackoffLimit, spec.Template.Spec.RestartPolicy)
+	}
+	containers := spec.Template.Spec.Containers
+	if len(containers) != 1 {
+		t.Fatalf("%d containers, want 1: kubectl logs -l prints one container's log per pod", len(containers))
+	}
+	c := containers[0]
+	if c.Image != "registry.example.com/pummel:latest" {
+		t.Errorf("image %q, want the kustomization's", c.Image)
+	}
+	if len(c.EnvFrom) != 1 || c.EnvFrom[0].ConfigMapRef == nil || c.EnvFrom[0].ConfigMapRef.Name != b.configMap.Name {
+		t.Errorf("envFrom %+v, want the generated ConfigMap %s", c.EnvFrom, b.configMap.Name)
+	}
+	if _, ok := c.Resources.Limits[corev1.ResourceCPU]; ok {
+		t.Error("a CPU limit: its throttling would show in the latencies as the server's")
+	}
+}
+
+// Every part's command line, as the kubelet fills it in, is valid for
+// pummel: run with --dry-run, it parses and checks it and prints the part
+// it would send, without sending anything.
+func TestEveryPartsCommandLineIsValid(t *testing.T) {
+	bin := buildPummel(t)
+	startAt := time.Now().Add(2 * time.Minute).UTC().Format(time.RFC3339)
+	b := build(t, startAt)
+	c := b.job.Spec.Template.Spec.Containers[0]
+	if len(c.Command) == 0 || c.Command[0] != "pummel" {
+		t.Fatalf("command %q, want pummel's", c.Command)
+	}
+	shards := *b.job.Spec.Completions
+	for i := range shards {
+		env := map[string]string{"JOB_COMPLETION_INDEX": fmt.Sprint(i)}
+		for k, v := range b.configMap.Data {
+			env[k] = v
+		}
+		args := expand(append(slices.Clone(c.Command[1:]), c.Args...), env)
+		cmd := exec.Command(bin, append([]string{"--dry-run"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("part %d: pummel %s: %v\n%s", i, strings.Join(args, " "), err, out)
+		}
+		for _, want := range []string{fmt.Sprintf("Shard %d/%d: ", i, shards), "Start at " + startAt, "nothing was sent"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("part %d: output lacks %q:\n%s", i, want, out)
+			}
+		}
+	}
+}
+
+// reference is a $(VAR) reference in a container's command or args.
+var reference = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+
+// expand fills in $(VAR) references from env as the kubelet does: a
+// variable the container does not have is left as written.
+func expand(args []string, env map[string]string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = reference.ReplaceAllStringFunc(a, func(ref string) string {
+			if v, ok := env[reference.FindStringSubmatch(ref)[1]]; ok {
+				return v
+			}
+			return ref
+		})
+	}
+	return out
+}
+
+// buildPummel builds pummel from this repository's root module.
+func buildPummel(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pummel")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/pummel")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
