@@ -43,6 +43,9 @@ type loop struct {
 	// the connections holding a ticket; the loop ends when neither has
 	// any and no open-loop request is left.
 	busy, inHand int
+	// batchTime is how long the loop's pipelined batches take, a moving
+	// average (see armLowWater).
+	batchTime time.Duration
 	// sched is this loop's share of an open-loop schedule; nil in
 	// closed loop.
 	sched *loopSchedule

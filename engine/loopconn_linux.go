@@ -34,12 +34,10 @@ type loopConn struct {
 	// being written; hangup is the peer's close, seen in an event.
 	readable, hangup bool
 	listed           bool // in its loop's idle list
-	// lowWater is the socket's SO_RCVLOWAT; lastBatch how long the last
-	// batch read without a grace took; graced is set when this batch's
-	// grace passed (see armLowWater).
-	lowWater  int
-	lastBatch time.Duration
-	graced    bool
+	// lowWater is the socket's SO_RCVLOWAT; grace how long the batch in
+	// flight may sit below it (see armLowWater), 0 until it is armed.
+	lowWater int
+	grace    time.Duration
 }
 
 // connState is where a loop connection stands.
@@ -213,7 +211,7 @@ func (c *loopConn) dialFailed(err error) {
 // send starts writing the batch in hand at start, the start of its latency.
 func (c *loopConn) send(start time.Time) {
 	c.wrote(start)
-	c.off = 0
+	c.off, c.grace = 0, 0
 	c.state = writing
 	c.l.deadlines.push(&c.timed, start.Add(c.run.cfg.Timeout))
 	c.write()
@@ -347,10 +345,7 @@ func (c *loopConn) peerClosed(reset bool) {
 func (c *loopConn) batchDone() {
 	c.l.deadlines.remove(&c.timed)
 	c.l.wakes.remove(&c.timed)
-	if !c.graced {
-		c.lastBatch = time.Since(c.sent)
-	}
-	c.graced = false
+	c.batchTimed(time.Since(c.sent))
 	c.state = idle
 	c.hold(false)
 	c.afterBatch()

@@ -12,10 +12,11 @@ import (
 // their number, so the kernel wakes the loop once per batch rather than
 // once per segment or response. A response smaller than any seen before
 // would leave the batch below the mark and asleep: a grace timer, twice the
-// connection's last batch time, then reads what is there, and the
-// connection, whose responses vary in size, goes without a mark from then
-// on. The latency of a pipelined response is taken when its batch is read
-// (README).
+// time the loop's batches take (plus 1 ms), then reads what is there, and
+// the connection, whose responses vary in size, goes without a mark from
+// then on. A batch that is merely slow finds its grace doubled each time
+// it passes, so it costs a few reads at most. The latency of a pipelined
+// response is taken when its batch is read (README).
 
 // armLowWater sets the low-water mark for the responses in flight, with
 // its grace timer; without pipelining, or before a response was seen, it
@@ -27,7 +28,10 @@ func (c *loopConn) armLowWater() {
 	}
 	c.setLowWater(need)
 	if need > 1 {
-		c.l.wakes.set(&c.timed, time.Now().Add(2*c.lastBatch+time.Millisecond))
+		if c.grace == 0 {
+			c.grace = 2*c.l.batchTime + time.Millisecond
+		}
+		c.l.wakes.set(&c.timed, time.Now().Add(c.grace))
 	}
 }
 
@@ -44,7 +48,16 @@ func (c *loopConn) setLowWater(n int) {
 // longer than its grace: what arrived is read, and the mark lowered to
 // what is still due.
 func (c *loopConn) lowWaterGrace() {
-	c.graced = true
+	c.grace *= 2
 	c.setLowWater(1)
 	c.read()
+}
+
+// batchTimed notes how long a pipelined batch took, for the loop's
+// estimate of the next ones' (a moving average), and ends its grace.
+func (c *loopConn) batchTimed(d time.Duration) {
+	if c.k > 1 {
+		c.l.batchTime += (d - c.l.batchTime) / 8
+	}
+	c.grace = 0
 }

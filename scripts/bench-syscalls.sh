@@ -25,9 +25,9 @@ bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
 bench_setup
 bench_nginx 18096
 
-tools="pummel wrk"
-[ -n "$depth" ] && tools="$tools pummel-pipeline wrk-pipeline"
-events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl
+tools="pummel pummel-goroutine wrk"
+[ -n "$depth" ] && tools="$tools pummel-pipeline pummel-goroutine-pipeline wrk-pipeline"
+events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_pwait2,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl
 {
   echo "| tool | connections | requests | syscalls per request | write | read | of which empty | epoll_wait/pwait | epoll_ctl |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
