@@ -39,6 +39,8 @@ type loop struct {
 	// connections' backoffs and delays.
 	deadlines deadlineQueue
 	wakes     wakeHeap
+	// dialing counts the connections whose dial is under way.
+	dialing int
 	// busy counts the closed-loop connections with work left, inHand
 	// the connections holding a ticket; the loop ends when neither has
 	// any and no open-loop request is left.

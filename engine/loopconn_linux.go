@@ -117,6 +117,7 @@ func (c *loopConn) dial() {
 		return
 	}
 	c.fd, c.gen, c.state, c.hangup, c.readable, c.lowWater = fd, c.gen+1, connecting, false, false, 1
+	c.l.dialing++
 	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET}
 	setIndex(&ev, int32(c.id), c.gen)
 	if err := unix.EpollCtl(c.l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
@@ -174,6 +175,7 @@ func (c *loopConn) connectDone() {
 	}
 	now := time.Now()
 	c.state = idle
+	c.l.dialing--
 	c.attached()
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
@@ -288,7 +290,7 @@ func (c *loopConn) read() {
 		c.carry = append(c.carry[:0], buf[used:n+m]...)
 		switch nx {
 		case ready:
-			c.batchDone()
+			c.batchDone(now)
 			return
 		case reopen:
 			c.reopen()
@@ -342,10 +344,10 @@ func (c *loopConn) peerClosed(reset bool) {
 }
 
 // batchDone goes on after every request of the batch ended well.
-func (c *loopConn) batchDone() {
+func (c *loopConn) batchDone(now time.Time) {
 	c.l.deadlines.remove(&c.timed)
 	c.l.wakes.remove(&c.timed)
-	c.batchTimed(time.Since(c.sent))
+	c.batchTimed(now.Sub(c.sent))
 	c.state = idle
 	c.hold(false)
 	c.afterBatch()
@@ -446,8 +448,11 @@ func (c *loopConn) setActive(a bool) {
 
 // shut closes the socket, if open; its epoll registration goes with it.
 func (c *loopConn) shut() {
-	if c.state == awaiting {
+	switch c.state {
+	case awaiting:
 		c.l.wakes.remove(&c.timed) // a low-water grace
+	case connecting:
+		c.l.dialing--
 	}
 	if c.fd >= 0 {
 		unix.Close(c.fd)

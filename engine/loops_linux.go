@@ -174,41 +174,28 @@ func (o *openPhase) stopDialing(timeout time.Duration) bool {
 	return o.opened.Load() == 0 || time.Since(o.cutoff) > timeout
 }
 
-// dialing bounds the dials a loop has under way at once before the clock:
-// thousands of SYNs at once would overflow a server's accept queue.
-const dialing = 256
+// maxDialing bounds the dials a loop has under way at once before the
+// clock: thousands of SYNs at once would overflow a server's accept queue.
+const maxDialing = 256
 
 // open dials the loop's connections before the clock starts, dialing at
 // a time, until each is open or failed.
 func (l *loop) open() {
 	defer l.opening.wg.Done()
-	next, under := 0, 0
+	next := 0
 	for {
-		for under < dialing && next < len(l.conns) && !l.run.stopped() && !l.opening.stopDialing(l.run.cfg.Timeout) {
+		for l.dialing < maxDialing && next < len(l.conns) && !l.run.stopped() && !l.opening.stopDialing(l.run.cfg.Timeout) {
 			if c := l.conns[next]; !l.run.cfg.NoKeepAlive || next == 0 {
 				c.dial()
 			}
 			next++
-			under = l.dialsUnderWay()
 		}
-		if under == 0 || l.run.stopped() {
+		if l.dialing == 0 || l.run.stopped() {
 			return
 		}
 		l.wait()
 		l.expire()
-		under = l.dialsUnderWay()
 	}
-}
-
-// dialsUnderWay counts the loop's connections still connecting.
-func (l *loop) dialsUnderWay() int {
-	n := 0
-	for _, c := range l.conns {
-		if c.state == connecting {
-			n++
-		}
-	}
-	return n
 }
 
 // socket makes a non-blocking socket for the target.
