@@ -39,6 +39,9 @@ type loop struct {
 	// connections' backoffs and delays.
 	deadlines deadlineQueue
 	wakes     wakeHeap
+	// ready holds the closed-loop connections whose batch ended, to be
+	// given their next once every event of a wait is handled.
+	ready []*loopConn
 	// dialing counts the connections whose dial is under way.
 	dialing int
 	// busy counts the closed-loop connections with work left, inHand
@@ -119,6 +122,7 @@ func (l *loop) serve(gate <-chan struct{}) {
 	for !l.done && !l.run.stopped() && !l.idleForGood() {
 		l.wait()
 		l.expire()
+		l.sendReady()
 		l.dispatch()
 	}
 	l.finish()
@@ -138,6 +142,7 @@ func (l *loop) begin() {
 	for _, c := range l.conns {
 		c.start()
 	}
+	l.sendReady()
 	l.dispatch()
 }
 
@@ -164,6 +169,15 @@ func (l *loop) handle(n int) {
 			c.event(ev.Events)
 		}
 	}
+	l.sendReady()
+}
+
+// sendReady gives the connections whose batch ended their next one.
+func (l *loop) sendReady() {
+	for i := 0; i < len(l.ready); i++ {
+		l.ready[i].nextTicket()
+	}
+	l.ready = l.ready[:0]
 }
 
 // poll handles the events already there, without waiting.

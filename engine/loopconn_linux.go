@@ -359,7 +359,7 @@ func (c *loopConn) afterBatch() {
 	if c.l.sched != nil {
 		c.offer()
 	} else {
-		c.nextTicket()
+		c.l.ready = append(c.l.ready, c)
 	}
 }
 
