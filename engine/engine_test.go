@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -292,7 +293,7 @@ func TestDialsThatHangAfterSomeOpenedCostOneTimeoutBeforeTheClock(t *testing.T) 
 
 func TestValidation(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 201}, Body: []byte("hello world")})
-	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}, Body: []byte("world")}})
+	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}, Body: []byte("world")}})
 	if res.Errors.Validation != 5 || res.Requests != 10 {
 		t.Errorf("validation errors %d of %d responses, want 5 of 10", res.Errors.Validation, res.Requests)
 	}

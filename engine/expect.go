@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/pummel-dev/pummel/internal/parse"
 )
 
 // Expect holds the checks every response must pass; a response that fails
@@ -16,7 +16,7 @@ import (
 // with many different wrong bodies keeps a short list of causes.
 type Expect struct {
 	// Status lists the acceptable status codes; empty accepts any.
-	Status []StatusRange
+	Status []parse.StatusRange
 	// Body, if set, must occur in every response body.
 	Body []byte
 	// BodyEquals, if not nil, must be every response body, byte for byte;
@@ -38,50 +38,10 @@ type JSONField struct {
 	Value string
 }
 
-// StatusRange is an inclusive range of status codes ("200" or "2xx").
-type StatusRange struct{ Lo, Hi int }
-
-// ParseStatusRange reads one status code, "200", or a class, "2xx".
-func ParseStatusRange(s string) (StatusRange, bool) {
-	if len(s) == 3 && s[1:] == "xx" && s[0] >= '1' && s[0] <= '5' {
-		lo := int(s[0]-'0') * 100
-		return StatusRange{Lo: lo, Hi: lo + 99}, true
-	}
-	code, err := strconv.Atoi(s)
-	return StatusRange{Lo: code, Hi: code}, err == nil && code >= 100 && code <= 599
-}
-
-// StatusIn reports whether status falls in one of ranges.
-func StatusIn(ranges []StatusRange, status int) bool {
-	for _, r := range ranges {
-		if status >= r.Lo && status <= r.Hi {
-			return true
-		}
-	}
-	return false
-}
-
-// ParseDuration reads a duration as pummel's flags and plans take it: a Go
-// duration ("500ms", "10s", "5m", "1h") or bare seconds ("30", "1.5"),
-// never negative.
-func ParseDuration(s string) (time.Duration, bool) {
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		if secs < 0 || secs > math.MaxInt64/float64(time.Second) || math.IsNaN(secs) {
-			return 0, false
-		}
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, false
-	}
-	return d, true
-}
-
 // rejects reports whether status is an error of class status: 400 and
 // above, as wrk, unless the user's accepted statuses include it.
 func (r *run) rejects(status int) bool {
-	return status >= 400 && !(len(r.cfg.Expect.Status) > 0 && StatusIn(r.cfg.Expect.Status, status))
+	return status >= 400 && !(len(r.cfg.Expect.Status) > 0 && parse.StatusIn(r.cfg.Expect.Status, status))
 }
 
 func (e *Expect) active() bool {
@@ -119,7 +79,7 @@ func bodyDiffers(got, want int) string {
 	return fmt.Sprintf("body differs from the expected %d bytes", want)
 }
 
-func (e *Expect) statusOK(status int) bool { return StatusIn(e.Status, status) }
+func (e *Expect) statusOK(status int) bool { return parse.StatusIn(e.Status, status) }
 
 // checkJSON decodes body once and checks each field in turn.
 func checkJSON(body []byte, fields []JSONField) string {

@@ -3,9 +3,9 @@ package engine
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -19,8 +19,8 @@ func TestExpectChecks(t *testing.T) {
 		want   string // "" passes; otherwise part of the cause
 	}{
 		{"no checks", Expect{}, 500, "x", ""},
-		{"status in range", Expect{Status: []StatusRange{{200, 299}}}, 204, "", ""},
-		{"status out of range", Expect{Status: []StatusRange{{200, 299}}}, 404, "", "unexpected status 404"},
+		{"status in range", Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 299}}}, 204, "", ""},
+		{"status out of range", Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 299}}}, 404, "", "unexpected status 404"},
 		{"contains", Expect{Body: []byte("ok")}, 200, "all ok", ""},
 		{"lacks", Expect{Body: []byte("ok")}, 200, "nope", `body lacks "ok"`},
 		{"equals", Expect{BodyEquals: []byte("hello")}, 200, "hello", ""},
@@ -42,7 +42,7 @@ func TestExpectChecks(t *testing.T) {
 		{"json path through a scalar", Expect{JSON: []JSONField{{"account.id.x", `1`}}}, 200, doc, "is missing"},
 		{"json second field fails", Expect{JSON: []JSONField{{"account.n", `42`}, {"account.ok", `false`}}}, 200, doc, `"account.ok" is not false`},
 		{"not json", Expect{JSON: []JSONField{{"a", `1`}}}, 200, "<html>", "body is not JSON"},
-		{"status first", Expect{Status: []StatusRange{{200, 200}}, BodyEquals: []byte("x")}, 500, "y", "unexpected status 500"},
+		{"status first", Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}, BodyEquals: []byte("x")}, 500, "y", "unexpected status 500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +61,7 @@ func TestExpectKeepsBodiesOnlyForBodyChecks(t *testing.T) {
 		want   bool
 	}{
 		{"none", Expect{}, false},
-		{"status only", Expect{Status: []StatusRange{{200, 200}}}, false},
+		{"status only", Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}}, false},
 		{"contains", Expect{Body: []byte("x")}, true},
 		{"equals empty", Expect{BodyEquals: []byte{}}, true},
 		{"json", Expect{JSON: []JSONField{{"a", "1"}}}, true},
@@ -85,53 +85,6 @@ func TestExpectBodyEqualsAndJSONOverTheWire(t *testing.T) {
 		res := load(t, srv, Config{Requests: 5, Expect: fail})
 		if res.Errors.Validation != 5 || res.ErrorCauses["validation"][`JSON field "id" is not "xyz"`] != 5 {
 			t.Errorf("chunked %v: validation %d, causes %v", b.Chunked, res.Errors.Validation, res.ErrorCauses)
-		}
-	}
-}
-
-func TestParseStatusRangeAndStatusIn(t *testing.T) {
-	tests := []struct {
-		in     string
-		want   StatusRange
-		ok     bool
-		member int
-	}{
-		{"200", StatusRange{200, 200}, true, 200},
-		{"2xx", StatusRange{200, 299}, true, 250},
-		{"5xx", StatusRange{500, 599}, true, 599},
-		{"6xx", StatusRange{}, false, 0},
-		{"99", StatusRange{}, false, 0},
-		{"abc", StatusRange{}, false, 0},
-	}
-	for _, tt := range tests {
-		got, ok := ParseStatusRange(tt.in)
-		if ok != tt.ok || ok && got != tt.want {
-			t.Errorf("ParseStatusRange(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-		if ok && (!StatusIn([]StatusRange{got}, tt.member) || StatusIn([]StatusRange{got}, got.Hi+1)) {
-			t.Errorf("StatusIn with %v: %d in, %d out", got, tt.member, got.Hi+1)
-		}
-	}
-}
-
-func TestParseDuration(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"500ms", 500 * time.Millisecond, true},
-		{"30", 30 * time.Second, true},
-		{"1.5", 1500 * time.Millisecond, true},
-		{"-1", 0, false},
-		{"-1s", 0, false},
-		{"NaN", 0, false},
-		{"1e300", 0, false},
-		{"soon", 0, false},
-	}
-	for _, tt := range tests {
-		if got, ok := ParseDuration(tt.in); ok != tt.ok || got != tt.want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -46,7 +47,7 @@ func TestAcceptedStatusesAreNotErrors(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{Status: []int{404, 200}})
-			res := load(t, srv, Config{Engine: engine, Requests: 40, Expect: Expect{Status: []StatusRange{{404, 404}}}})
+			res := load(t, srv, Config{Engine: engine, Requests: 40, Expect: Expect{Status: []parse.StatusRange{{Lo: 404, Hi: 404}}}})
 			if res.Errors.Status != 0 || res.Errors.Validation != 20 || res.Status["404"] != 20 {
 				t.Errorf("status errors %d, validation errors %d, statuses %v; want 0, 20 (the 200s), 20 × 404",
 					res.Errors.Status, res.Errors.Validation, res.Status)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -188,7 +189,7 @@ func TestOpenLoopLastsItsSchedule(t *testing.T) {
 
 func TestAResponseCountsInOneClassOnly(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Status: []int{500}})
-	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []StatusRange{{200, 200}}}})
+	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}}})
 	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
 	}

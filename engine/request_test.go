@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/parse"
 )
 
 func TestBuildRequest(t *testing.T) {
@@ -61,7 +63,7 @@ func TestBuildRequest(t *testing.T) {
 }
 
 func TestExpect(t *testing.T) {
-	e := Expect{Status: []StatusRange{{200, 299}, {301, 301}}, Body: []byte("ok")}
+	e := Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 299}, {Lo: 301, Hi: 301}}, Body: []byte("ok")}
 	tests := []struct {
 		status int
 		body   string

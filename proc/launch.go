@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/parse"
 )
 
 // Defaults for starting a server (--exec).
@@ -58,7 +60,9 @@ type Spec struct {
 }
 
 // DefaultReadyStatus accepts any 2xx or 3xx status, as wrk counts success.
-func DefaultReadyStatus(status int) bool { return status >= 200 && status < 400 }
+func DefaultReadyStatus(status int) bool {
+	return parse.StatusIn([]parse.StatusRange{parse.Success}, status)
+}
 
 // withDefaults validates s and fills in its defaults.
 func (s Spec) withDefaults() (Spec, error) {

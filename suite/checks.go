@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -24,7 +24,7 @@ func (op *operation) failedChecks(res stats.Result) (int64, map[string]int64) {
 	causes := maps.Clone(res.ErrorCauses[stats.Validation.String()])
 	for text, count := range res.Status {
 		code, err := strconv.Atoi(text)
-		if err != nil || code < 400 || engine.StatusIn(op.expect.Status, code) {
+		if err != nil || code < 400 || parse.StatusIn(op.expect.Status, code) {
 			continue
 		}
 		if causes == nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
 
-	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -213,7 +213,7 @@ func (c *compiler) duration(field, s string, def time.Duration) (time.Duration, 
 	if s == "" {
 		return def, nil
 	}
-	d, ok := engine.ParseDuration(s)
+	d, ok := parse.Duration(s)
 	if !ok {
 		return 0, c.pos.errorf(field, "%q is not a duration (examples: 500ms, 2s, 1m, 30)", s)
 	}
@@ -222,24 +222,22 @@ func (c *compiler) duration(field, s string, def time.Duration) (time.Duration, 
 
 // statuses reads a status check: 200, "2xx", "200,204" or a list of them.
 // Nothing means 2xx and 3xx.
-func (c *compiler) statuses(field string, v any) ([]engine.StatusRange, error) {
+func (c *compiler) statuses(field string, v any) ([]parse.StatusRange, error) {
 	if v == nil {
-		return []engine.StatusRange{{Lo: 200, Hi: 399}}, nil
+		return []parse.StatusRange{parse.Success}, nil
 	}
 	items, isList := v.([]any)
 	if !isList {
 		items = []any{v}
 	}
-	var out []engine.StatusRange
+	var out []parse.StatusRange
 	for _, item := range items {
 		s, _ := scalarText(item)
-		for part := range strings.SplitSeq(s, ",") {
-			r, ok := engine.ParseStatusRange(strings.TrimSpace(part))
-			if !ok {
-				return nil, c.pos.errorf(field, "%q is not a status (examples: 200, 2xx, [200, 204])", s)
-			}
-			out = append(out, r)
+		ranges, ok := parse.Statuses(s)
+		if !ok {
+			return nil, c.pos.errorf(field, "%q is not a status (examples: 200, 2xx, [200, 204])", s)
 		}
+		out = append(out, ranges...)
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 )
 
 // writePlan writes src to plan.yaml in a fresh directory.
@@ -61,10 +62,10 @@ func TestLoadDefaults(t *testing.T) {
 		t.Errorf("name %q, runs %d, modes %v", s.Name, s.Runs, s.Modes())
 	}
 	op := s.ops[0]
-	if op.requestMethod() != "GET" || op.timeout != engine.DefaultTimeout || len(op.expect.Status) != 1 || op.expect.Status[0] != (engine.StatusRange{Lo: 200, Hi: 399}) {
+	if op.requestMethod() != "GET" || op.timeout != engine.DefaultTimeout || len(op.expect.Status) != 1 || op.expect.Status[0] != (parse.StatusRange{Lo: 200, Hi: 399}) {
 		t.Errorf("operation defaults %+v", op)
 	}
-	if s.server.readyStatus[0] != (engine.StatusRange{Lo: 200, Hi: 399}) || s.server.settle.Seconds() != 2 {
+	if s.server.readyStatus[0] != (parse.StatusRange{Lo: 200, Hi: 399}) || s.server.settle.Seconds() != 2 {
 		t.Errorf("server defaults %+v", s.server)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -55,7 +55,7 @@ func (r *runner) spec(m mode, logPath string) (proc.Spec, error) {
 		return spec, err
 	}
 	ranges := srv.readyStatus
-	spec.ReadyStatus = func(status int) bool { return engine.StatusIn(ranges, status) }
+	spec.ReadyStatus = func(status int) bool { return parse.StatusIn(ranges, status) }
 	return spec, nil
 }
 

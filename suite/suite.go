@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/threshold"
 )
 
@@ -39,7 +40,7 @@ type server struct {
 	command      []string // argv templates
 	env          []string // "K=V" templates, sorted
 	readyURL     string
-	readyStatus  []engine.StatusRange
+	readyStatus  []parse.StatusRange
 	readyTimeout time.Duration
 	settle       time.Duration
 	tree         bool // watch the server's descendants too

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 )
 
 // parseCount reads a count with an optional k, M or G suffix (×1000,
@@ -62,7 +63,7 @@ func parseSize(s string) (int64, error) {
 // parseDuration reads a duration: a Go duration ("500ms", "10s", "5m",
 // "1h") or bare seconds ("30", "1.5").
 func parseDuration(s string) (time.Duration, error) {
-	d, ok := engine.ParseDuration(s)
+	d, ok := parse.Duration(s)
 	if !ok {
 		return 0, fmt.Errorf("%q is not a duration (examples: 500ms, 10s, 5m, 1h, 30)", s)
 	}
@@ -70,14 +71,10 @@ func parseDuration(s string) (time.Duration, error) {
 }
 
 // parseStatuses reads "200", "200,204" or "2xx,301".
-func parseStatuses(s string) ([]engine.StatusRange, error) {
-	var out []engine.StatusRange
-	for part := range strings.SplitSeq(s, ",") {
-		r, ok := engine.ParseStatusRange(strings.TrimSpace(part))
-		if !ok {
-			return nil, fmt.Errorf("%q is not a status list (examples: 200, 200,204, 2xx)", s)
-		}
-		out = append(out, r)
+func parseStatuses(s string) ([]parse.StatusRange, error) {
+	out, ok := parse.Statuses(s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a status list (examples: 200, 200,204, 2xx)", s)
 	}
 	return out, nil
 }

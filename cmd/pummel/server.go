@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -77,7 +77,7 @@ func (o *options) execSpec() (*proc.Spec, error) {
 		if err != nil {
 			return nil, badFlag("--ready-status", err)
 		}
-		s.ReadyStatus = func(code int) bool { return engine.StatusIn(ranges, code) }
+		s.ReadyStatus = func(code int) bool { return parse.StatusIn(ranges, code) }
 	}
 	return s, nil
 }
