@@ -8,11 +8,8 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"crypto/tls"
-	"errors"
-	"fmt"
 	"net"
 	"net/url"
 	"time"
@@ -116,72 +113,6 @@ type Config struct {
 // Header is one request header, name as given.
 type Header struct {
 	Name, Value string
-}
-
-// Validate reports the first problem with c, naming the setting.
-func (c *Config) Validate() error {
-	switch {
-	case c.URL == nil || c.URL.Host == "" && c.UnixSocket == "":
-		return errors.New("URL: a target such as http://127.0.0.1:8080/ is required")
-	case c.URL.Scheme != "http" && c.URL.Scheme != "https":
-		return fmt.Errorf("URL: scheme %q is not supported (use http or https)", c.URL.Scheme)
-	case c.Connections < 1:
-		return fmt.Errorf("connections: %d, need at least 1", c.Connections)
-	case c.Threads < 1 || c.Threads > c.Connections:
-		return fmt.Errorf("threads: %d, need between 1 and connections (%d)", c.Threads, c.Connections)
-	case c.Duration < 0:
-		return fmt.Errorf("duration: %v is negative", c.Duration)
-	case c.Requests < 0:
-		return fmt.Errorf("requests: %d is negative", c.Requests)
-	case c.Duration == 0 && c.Requests == 0:
-		return errors.New("duration: a duration or a request count is required")
-	case c.Timeout <= 0:
-		return fmt.Errorf("timeout: %v, need a positive duration", c.Timeout)
-	case c.Pipeline < 0 || c.Pipeline > MaxPipeline:
-		return fmt.Errorf("pipeline: %d, need between 1 and %d", c.Pipeline, MaxPipeline)
-	case c.Pipeline > 1 && c.NoKeepAlive:
-		return errors.New("pipeline: pipelining needs keep-alive connections")
-	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
-		return errors.New("warmup: negative")
-	case c.Warmup > 0 && c.WarmupRequests > 0:
-		return errors.New("warmup: give a warm-up time or a warm-up count, not both")
-	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
-		return fmt.Errorf("engine: %q, want auto, loop or goroutine", c.Engine)
-	case c.Engine == EngineLoop && c.loopCan() != nil:
-		return c.loopCan()
-	case !c.StartAt.IsZero() && time.Until(c.StartAt) < -maxStartSkew:
-		return errStartPassed
-	}
-	if err := c.Shard.validate(c.Connections); err != nil {
-		return err
-	}
-	return cmp.Or(c.checkRequest(), c.validateRates())
-}
-
-// validateRates checks the open-loop settings.
-func (c *Config) validateRates() error {
-	if len(c.Rates) == 0 {
-		return nil
-	}
-	for _, r := range c.Rates {
-		if !(r > 0) || r > MaxRate {
-			return fmt.Errorf("rate: %g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
-		}
-		if r*c.Duration.Seconds() < 1 {
-			return fmt.Errorf("rate: %g requests/s for %v is less than one request; lengthen -d", r, c.Duration)
-		}
-	}
-	switch {
-	case c.Duration <= 0:
-		return errors.New("rate: an open-loop run needs a duration per stage")
-	case c.Requests > 0:
-		return errors.New("rate: -n does not apply to an open-loop run; it sends rate × duration requests per stage")
-	case c.Pipeline > 1:
-		return errors.New("rate: an open-loop run does not pipeline")
-	case c.WarmupRequests > 0:
-		return errors.New("warmup: an open-loop warm-up is timed; use a duration")
-	}
-	return nil
 }
 
 // warmupRate is the open-loop warm-up's rate.

@@ -55,16 +55,16 @@ func CheckTarget(u *url.URL) error {
 // checkRequest checks the request parts of c before anything is sent.
 func (c *Config) checkRequest() error {
 	if err := CheckTarget(c.URL); err != nil {
-		return fmt.Errorf("URL: %w", err)
+		return invalid("URL", "%v", err)
 	}
 	if c.Method != "" {
 		if err := CheckMethod(c.Method); err != nil {
-			return fmt.Errorf("method: %w", err)
+			return invalid("method", "%v", err)
 		}
 	}
 	for _, h := range c.Headers {
 		if err := CheckHeader(h, len(c.Body)); err != nil {
-			return fmt.Errorf("header: %w", err)
+			return invalid("header", "%v", err)
 		}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -156,9 +155,6 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 		return nil, err
 	}
 	*cfg = cfg.part()
-	if cfg.Threads > cfg.Connections {
-		return nil, fmt.Errorf("threads: %d, more than this shard's %d connections", cfg.Threads, cfg.Connections)
-	}
 	request, err := buildRequest(cfg)
 	if err != nil {
 		return nil, err

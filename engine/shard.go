@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -46,9 +44,9 @@ func (s Shard) Rate(total float64) float64 {
 func (s Shard) validate(connections int) error {
 	switch {
 	case s.Count < 0 || s.Count > 0 && (s.Index < 0 || s.Index >= s.Count):
-		return fmt.Errorf("shard: %d/%d, want i/N with 0 ≤ i < N", s.Index, s.Count)
+		return invalid("shard", "%d/%d, want i/N with 0 ≤ i < N", s.Index, s.Count)
 	case !s.whole() && connections < s.Count:
-		return fmt.Errorf("shard: %d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
+		return invalid("shard", "%d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
 	}
 	return nil
 }
@@ -68,9 +66,6 @@ func (c Config) part() Config {
 // maxStartSkew is how far in the past Config.StartAt may be: a part
 // started that late still measures with the others, one later would not.
 const maxStartSkew = time.Second
-
-// errStartPassed is a StartAt that has passed.
-var errStartPassed = errors.New("start-at: the start time passed more than a second ago")
 
 // openLead is how long before Config.StartAt the connections are opened.
 const openLead = time.Second

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"runtime"
 )
 
@@ -43,11 +42,11 @@ func (c *Config) engineName() string {
 func (c *Config) loopCan() error {
 	switch {
 	case !loopSupported:
-		return fmt.Errorf("engine: the event loop runs on Linux only, not %s", runtime.GOOS)
+		return invalid("engine", "the event loop runs on Linux only, not %s", runtime.GOOS)
 	case c.URL != nil && c.URL.Scheme == "https":
-		return fmt.Errorf("engine: the event loop does not speak TLS; use --engine goroutine (or auto) for https")
+		return invalid("engine", "the event loop does not speak TLS; use --engine goroutine (or auto) for https")
 	case c.Dial != nil:
-		return fmt.Errorf("engine: a custom dialer needs the goroutine transport")
+		return invalid("engine", "a custom dialer needs the goroutine transport")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -84,9 +85,30 @@ func (o *options) config() (engine.Config, error) {
 	}
 	c.UnixSocket = o.unix
 	if err := c.Validate(); err != nil {
-		return c, usageError{err.Error()}
+		return c, flagError(err)
 	}
 	return c, nil
+}
+
+// settingFlags names the flag that sets each engine.Config setting that
+// Validate checks.
+var settingFlags = map[string]string{
+	"connections": "-c/--connections", "threads": "-t/--threads", "duration": "-d/--duration",
+	"requests": "-n/--requests", "timeout": "--timeout", "pipeline": "--pipeline", "warmup": "--warmup",
+	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
+	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
+}
+
+// flagError turns a setting engine.Config.Validate refused into a usage
+// error naming the flag that set it.
+func flagError(err error) error {
+	var bad *engine.SettingError
+	if errors.As(err, &bad) {
+		if flag, ok := settingFlags[bad.Setting]; ok {
+			return usageError{flag + ": " + bad.Msg}
+		}
+	}
+	return usageError{err.Error()}
 }
 
 func parseTarget(s string) (*url.URL, error) {
@@ -118,9 +140,6 @@ func (o *options) shape(c *engine.Config) error {
 		if n, err = parseCount(o.threads); err != nil || n < 1 {
 			return badFlag("-t/--threads", orMin(err, o.threads))
 		}
-		if int(n) > held {
-			return threadsError(n, held, c.Shard)
-		}
 		c.Threads = int(n)
 	}
 	if o.requests != "" {
@@ -141,13 +160,10 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--timeout", orMin(err, o.timeout))
 	}
 	c.NoKeepAlive = o.noKeepAlive
-	if n, err = parseCount(o.pipeline); err != nil || n < 1 || n > engine.MaxPipeline {
-		return badFlag("--pipeline", orRange(err, o.pipeline, engine.MaxPipeline))
+	if n, err = parseCount(o.pipeline); err != nil || n < 1 {
+		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
-	if c.Pipeline > 1 && c.NoKeepAlive {
-		return usageError{"--pipeline: pipelining needs keep-alive; drop --no-keepalive"}
-	}
 	c.Engine = o.engine
 	return nil
 }
@@ -169,9 +185,6 @@ func (o *options) openLoop(c *engine.Config) error {
 		}
 		if o.duration == "" {
 			c.Duration = engine.DefaultDuration // per stage
-		}
-		if c.Requests > 0 {
-			return usageError{"-R/--rate: -n does not apply to an open-loop run, which sends rate × duration requests"}
 		}
 	}
 	if o.warmup != "" {

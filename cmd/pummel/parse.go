@@ -109,7 +109,7 @@ func parseRates(s string) ([]float64, error) {
 			mult, part = 1e6, strings.TrimSuffix(part, "M")
 		}
 		f, err := strconv.ParseFloat(part, 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 0) || f*mult > engine.MaxRate {
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%q is not a rate list (examples: 100, 0.5, 10,50,250, 20k)", s)
 		}
 		out = append(out, f*mult)

@@ -77,12 +77,3 @@ func identify(res *stats.Result, cfg engine.Config) {
 		res.StartAt = cfg.StartAt.UTC().Format(time.RFC3339Nano)
 	}
 }
-
-// threadsError refuses more threads than the connections this process
-// holds: -c's, or a part's share of it.
-func threadsError(threads int64, held int, s engine.Shard) error {
-	if s.Count < 2 {
-		return usageError{fmt.Sprintf("-t/--threads: %d threads for %d connections; use -t at most -c", threads, held)}
-	}
-	return usageError{fmt.Sprintf("-t/--threads: %d threads for the %d connections of shard %d/%d (its share of -c); use -t at most %d", threads, held, s.Index, s.Count, held)}
-}

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+)
+
+// SettingError is a Config that cannot run. Setting names the field at
+// fault as the message starts with it ("connections", "rate"), so that a
+// caller can name its own flag or plan field instead: Validate is the one
+// place where the settings are checked against each other.
+type SettingError struct {
+	Setting string
+	Msg     string
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Msg }
+
+// invalid returns a *SettingError for setting.
+func invalid(setting, format string, args ...any) error {
+	return &SettingError{Setting: setting, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate reports the first problem with c as a *SettingError.
+func (c *Config) Validate() error {
+	switch {
+	case c.URL == nil || c.URL.Host == "" && c.UnixSocket == "":
+		return invalid("URL", "a target such as http://127.0.0.1:8080/ is required")
+	case c.URL.Scheme != "http" && c.URL.Scheme != "https":
+		return invalid("URL", "scheme %q is not supported (use http or https)", c.URL.Scheme)
+	case c.Connections < 1:
+		return invalid("connections", "%d, need at least 1", c.Connections)
+	}
+	if err := c.Shard.validate(c.Connections); err != nil {
+		return err
+	}
+	return cmp.Or(c.validateShape(), c.checkRequest(), c.validateRates())
+}
+
+// validateShape checks threads, duration, count, timeout, pipelining,
+// warm-up, transport and start.
+func (c *Config) validateShape() error {
+	switch {
+	case c.Threads < 1:
+		return invalid("threads", "%d, need at least 1", c.Threads)
+	case c.Threads > int(c.Shard.Share(int64(c.Connections))):
+		return c.threadsError()
+	case c.Duration < 0:
+		return invalid("duration", "%v is negative", c.Duration)
+	case c.Requests < 0:
+		return invalid("requests", "%d is negative", c.Requests)
+	case c.Duration == 0 && c.Requests == 0:
+		return invalid("duration", "a duration or a request count is required")
+	case c.Timeout <= 0:
+		return invalid("timeout", "%v, need a positive duration", c.Timeout)
+	case c.Pipeline < 0 || c.Pipeline > MaxPipeline:
+		return invalid("pipeline", "%d, need between 1 and %d", c.Pipeline, MaxPipeline)
+	case c.Pipeline > 1 && c.NoKeepAlive:
+		return invalid("pipeline", "pipelining needs keep-alive connections")
+	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
+		return invalid("warmup", "negative")
+	case c.Warmup > 0 && c.WarmupRequests > 0:
+		return invalid("warmup", "give a warm-up time or a warm-up count, not both")
+	case c.WarmupRate > MaxRate:
+		return invalid("warmup rate", "%g, need at most %g requests/s", c.WarmupRate, float64(MaxRate))
+	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
+		return invalid("engine", "%q, want auto, loop or goroutine", c.Engine)
+	case c.Engine == EngineLoop && c.loopCan() != nil:
+		return c.loopCan()
+	case !c.StartAt.IsZero() && time.Until(c.StartAt) < -maxStartSkew:
+		return invalid("start-at", "the start time passed more than a second ago")
+	}
+	return nil
+}
+
+// threadsError refuses more threads than the connections this process
+// holds: all of them, or a part's share of them (threads are per part).
+func (c *Config) threadsError() error {
+	held := c.Shard.Share(int64(c.Connections))
+	if c.Shard.whole() {
+		return invalid("threads", "%d threads for %d connections; use at most %d", c.Threads, held, held)
+	}
+	return invalid("threads", "%d threads for the %d connections of shard %d/%d (its share of the connections); use at most %d",
+		c.Threads, held, c.Shard.Index, c.Shard.Count, held)
+}
+
+// validateRates checks the open-loop settings.
+func (c *Config) validateRates() error {
+	if len(c.Rates) == 0 {
+		return nil
+	}
+	for _, r := range c.Rates {
+		if !(r > 0) || r > MaxRate {
+			return invalid("rate", "%g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
+		}
+		if r*c.Duration.Seconds() < 1 {
+			return invalid("rate", "%g requests/s for %v is less than one request; lengthen -d", r, c.Duration)
+		}
+	}
+	switch {
+	case c.Duration <= 0:
+		return invalid("rate", "an open-loop run needs a duration per stage")
+	case c.Requests > 0:
+		return invalid("rate", "-n does not apply to an open-loop run; it sends rate × duration requests per stage")
+	case c.Pipeline > 1:
+		return invalid("rate", "an open-loop run does not pipeline")
+	case c.WarmupRequests > 0:
+		return invalid("warmup", "an open-loop warm-up is timed; use a duration")
+	}
+	return nil
+}
