@@ -2,6 +2,8 @@ package engine
 
 import (
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // Progress is a snapshot of a running load, for a live display. It is read
@@ -18,8 +20,8 @@ type Progress struct {
 	// Measured is true once a whole second of the measurement has passed:
 	// until then Rate, P50 and P99 hold nothing yet.
 	Measured bool
-	// Rate is the last second's responses; P50 and P99 its latency (0
-	// for a second without a response).
+	// Rate is the last second's responses; P50 and P99 its latency, to
+	// the microsecond (0 for a second without a response).
 	Rate     float64
 	P50, P99 time.Duration
 	// TargetRate is the current open-loop rate, 0 in closed loop.
@@ -38,7 +40,7 @@ func (s *sampler) report(now time.Time) {
 		from = now
 	}
 	p := Progress{Elapsed: now.Sub(from), Planned: s.run.planned(), Limit: s.run.cfg.Requests, Measured: s.last.At > 0,
-		Rate: float64(s.last.Requests), P50: micros(s.last.Latency.P50), P99: micros(s.last.Latency.P99)}
+		Rate: float64(s.last.Requests), P50: stats.Micros(s.last.Latency.P50), P99: stats.Micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()
 	}
@@ -52,8 +54,6 @@ func (s *sampler) report(now time.Time) {
 	}
 	cb(p)
 }
-
-func micros(us float64) time.Duration { return time.Duration(us * float64(time.Microsecond)) }
 
 // planned is how long the measurement is planned to last.
 func (r *run) planned() time.Duration {

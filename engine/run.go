@@ -145,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	res.Interrupted = ctx.Err() != nil
 	res.Client = client
 	if res.Client.Saturated {
-		res.Warnings = append(res.Warnings, saturationWarning(res.Client))
+		res.Warnings = append(res.Warnings, stats.SaturationWarning(res.Client))
 	}
 	return res, nil
 }

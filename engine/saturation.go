@@ -7,10 +7,6 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// SaturationThreshold is the share of its CPUs above which the client is
-// reported as saturated: the figures may then measure pummel, not the server.
-const SaturationThreshold = 0.9
-
 // clientUsage describes pummel's own CPU use over the run (warm-up
 // included): cpu is the process's CPU time in it, wall its length. A run
 // shorter than stats.MinUsageSpan gets no share, and so never a
@@ -20,10 +16,7 @@ func clientUsage(cpu, wall time.Duration) stats.ClientUsage {
 	u := stats.ClientUsage{CPUs: runtime.NumCPU(), CPUSeconds: cpu.Seconds()}
 	if wall >= stats.MinUsageSpan && cpu > 0 {
 		u.CPUPercent = 100 * cpu.Seconds() / wall.Seconds() / float64(u.CPUs)
-		u.Saturated = u.CPUPercent >= 100*SaturationThreshold
+		u.Saturated = u.CPUPercent >= stats.SaturatedPercent
 	}
 	return u
 }
-
-// saturationWarning is the line printed when the client was saturated.
-func saturationWarning(u stats.ClientUsage) string { return stats.SaturationWarning(u) }

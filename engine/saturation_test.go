@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 func TestClientUsage(t *testing.T) {
@@ -27,8 +29,8 @@ func TestClientUsage(t *testing.T) {
 			if u.Saturated != tt.saturated || u.CPUs != cpus {
 				t.Errorf("clientUsage(%v, %v) = %+v, want saturated %v", tt.cpu, tt.wall, u, tt.saturated)
 			}
-			if tt.saturated && !strings.Contains(saturationWarning(u), "client rather than the server") {
-				t.Errorf("warning %q", saturationWarning(u))
+			if tt.saturated && !strings.Contains(stats.SaturationWarning(u), "client rather than the server") {
+				t.Errorf("warning %q", stats.SaturationWarning(u))
 			}
 		})
 	}

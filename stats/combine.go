@@ -264,7 +264,7 @@ func (out *Result) combineClient(rs []Result, how Combination) {
 		return // separate clients, whose one share would mean nothing; or too short
 	}
 	out.Client.CPUPercent = 100 * out.Client.CPUSeconds / busy
-	out.Client.Saturated = out.Client.CPUPercent >= 90
+	out.Client.Saturated = out.Client.CPUPercent >= SaturatedPercent
 	if out.Client.Saturated {
 		out.Warnings = append(out.Warnings, SaturationWarning(out.Client))
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/pummel-dev/pummel/internal/english"
 )
 
 // WriteMarkdown writes r as GitHub markdown ready to paste into a
@@ -73,9 +75,9 @@ func metricRows(r Result) [][]string {
 // loadShape says how the load was applied: "closed loop, 64 keep-alive
 // connections, 4 threads, 10s".
 func loadShape(c RunConfig) string {
-	conns := plural(c.Connections, "connection")
+	conns := english.Plural(c.Connections, "connection")
 	if c.KeepAlive {
-		conns = plural(c.Connections, "keep-alive connection")
+		conns = english.Plural(c.Connections, "keep-alive connection")
 	}
 	var limits []string
 	if c.Requests > 0 {
@@ -93,7 +95,7 @@ func loadShape(c RunConfig) string {
 		loop = "open loop at " + strings.Join(rates, ", then ") + " requests/s"
 		limits = []string{testDuration(c.DurationS) + " per rate"}
 	}
-	shape := fmt.Sprintf("%s, %s, %s", loop, conns, plural(c.Threads, "thread"))
+	shape := fmt.Sprintf("%s, %s, %s", loop, conns, english.Plural(c.Threads, "thread"))
 	if len(limits) > 0 {
 		shape += ", " + strings.Join(limits, " or ")
 	}
@@ -107,13 +109,6 @@ func loadShape(c RunConfig) string {
 		shape += fmt.Sprintf(", in each of %d runs", c.Runs)
 	}
 	return shape
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // statusSummary lists the status codes in order: "200 × 8,000, 404 × 3".
@@ -215,7 +210,7 @@ func environmentLine(e Environment) string {
 	}
 	add("%s", e.OS+"/"+e.Arch, e.OS != "" || e.Arch != "")
 	add("%s", e.CPUModel, e.CPUModel != "")
-	add("%s", plural(e.CPUs, "CPU"), e.CPUs > 0)
+	add("%s", english.Plural(e.CPUs, "CPU"), e.CPUs > 0)
 	add("%s memory", FormatBytes(float64(e.MemoryBytes)), e.MemoryBytes > 0)
 	add("kernel %s", e.Kernel, e.Kernel != "")
 	add("%s", e.GoVersion, e.GoVersion != "")

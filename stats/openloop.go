@@ -46,7 +46,7 @@ func writeVegetaBlock(ew *Printer, r Result) {
 	}
 	if l := r.ScheduleLag; l != nil {
 		vegetaRow(ew, "Schedule lag", "50, 99, max, sends > 2ms late", fmt.Sprintf("%v, %v, %v, %d",
-			micros(l.P50), micros(l.P99), micros(l.Max), l.LateSends))
+			Micros(l.P50), Micros(l.P99), Micros(l.Max), l.LateSends))
 	}
 	vegetaRow(ew, "Bytes In", "total, mean", byteMean(r.BytesRead, sent))
 	vegetaRow(ew, "Bytes Out", "total, mean", byteMean(r.BytesWritten, sent))
@@ -70,14 +70,9 @@ func latencyList(l *Latency) string {
 	vals := []float64{l.Min, l.Mean, l.P50, l.P90, l.P95, l.P99, l.Max}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = micros(v).String()
+		parts[i] = Micros(v).String()
 	}
 	return strings.Join(parts, ", ")
-}
-
-// micros turns microseconds into a duration rounded for reading.
-func micros(us float64) time.Duration {
-	return time.Duration(us * float64(time.Microsecond)).Round(time.Microsecond)
 }
 
 func seconds(s float64) time.Duration {

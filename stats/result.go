@@ -189,8 +189,8 @@ type ClientUsage struct {
 	CPUPercent float64 `json:"cpu_pct"`
 	// CPUs is how many CPUs pummel may run on.
 	CPUs int `json:"cpus"`
-	// Saturated is true when CPUPercent reached 90: the figures may then
-	// reflect the client rather than the server.
+	// Saturated is true when CPUPercent reached SaturatedPercent: the
+	// figures may then reflect the client rather than the server.
 	Saturated bool `json:"saturated"`
 }
 
@@ -314,11 +314,16 @@ func (u ClientUsage) Summary() string {
 	return fmt.Sprintf("%.2fs, %.0f%% of %d CPU(s)", u.CPUSeconds, u.CPUPercent, u.CPUs)
 }
 
+// SaturatedPercent is the share of its CPUs (ClientUsage.CPUPercent) from
+// which the client counts as saturated: the figures may then measure
+// pummel rather than the server.
+const SaturatedPercent = 90
+
 // saturationPrefix starts every SaturationWarning.
 const saturationPrefix = "pummel used "
 
-// SaturationWarning is the warning for a client that used 90% or more of
-// its CPUs: the figures may then reflect the client, not the server.
+// SaturationWarning is the warning for a client that used SaturatedPercent
+// or more of its CPUs: the figures may then reflect the client, not the server.
 func SaturationWarning(u ClientUsage) string {
 	return fmt.Sprintf(saturationPrefix+"%.0f%% of the %d CPU(s) it may run on: the figures may reflect the client rather than the server (use fewer connections, or give pummel more CPUs than the server)",
 		u.CPUPercent, u.CPUs)

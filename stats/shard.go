@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/pummel-dev/pummel/internal/english"
 )
 
 // Shard identifies one part of a load that several processes, usually on
@@ -256,7 +258,7 @@ func (t *Shards) MissingWarning() string {
 		return ""
 	}
 	return fmt.Sprintf("%s of %d missing (%s): the figures are those of %d of the %d parts of the load, not of the whole",
-		plural(len(t.Missing), "shard"), t.Count, indexList(t.Missing), len(t.Parts), t.Count)
+		english.Plural(len(t.Missing), "shard"), t.Count, indexList(t.Missing), len(t.Parts), t.Count)
 }
 
 // indexList is "1, 3".

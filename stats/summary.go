@@ -1,6 +1,10 @@
 package stats
 
-import hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // Summarize computes the latency summary of a nanosecond histogram, in
 // microseconds, or nil when it is empty. Min and max are the histogram's
@@ -38,6 +42,12 @@ func summarizeWithin(h *hdrhistogram.Histogram, lo, hi float64) *Latency {
 		P9999:          at(99.99),
 		WithinStdevPct: withinStdev(h, mean, stdev),
 	}
+}
+
+// Micros turns a figure in microseconds, as results hold latencies, into
+// a duration rounded to the microsecond.
+func Micros(us float64) time.Duration {
+	return time.Duration(us * float64(time.Microsecond)).Round(time.Microsecond)
 }
 
 // absent stands for a figure that was not measured, such as the latency of

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -50,7 +51,7 @@ func (r *Report) Failures() []string {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("operation %s, mode %s: %s of %s failed a check (%s)", s.Operation, s.Mode,
-			stats.FormatCount(s.CheckFailures), plural(int(s.Requests), "response"), causeList(s.CheckCauses)))
+			stats.FormatCount(s.CheckFailures), english.Plural(int(s.Requests), "response"), causeList(s.CheckCauses)))
 	}
 	return append(lines, r.thresholdFailures()...)
 }

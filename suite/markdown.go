@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -41,17 +42,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 // runsSentence says how the runs were made.
 func runsSentence(r *Report) string {
 	if len(r.Modes) < 2 {
-		return fmt.Sprintf("%s, each a fresh server process. Plan: `%s`.", plural(r.RunsPerMode, "run"), r.PlanFile)
+		return fmt.Sprintf("%s, each a fresh server process. Plan: `%s`.", english.Plural(r.RunsPerMode, "run"), r.PlanFile)
 	}
 	order := slices.Repeat(r.Modes, min(2, r.RunsPerMode))
 	return fmt.Sprintf("%s per mode, each a fresh server process, interleaved across modes (%s, …). Plan: `%s`.",
-		plural(r.RunsPerMode, "run"), strings.Join(order, ", "), r.PlanFile)
+		english.Plural(r.RunsPerMode, "run"), strings.Join(order, ", "), r.PlanFile)
 }
 
 // notes states what the reader must know before the figures.
 func (mw *markdownWriter) notes(r *Report) {
 	if r.Interrupted {
-		mw.Printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", plural(len(r.Runs), "run"))
+		mw.Printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", english.Plural(len(r.Runs), "run"))
 	}
 	if r.Error != "" {
 		mw.Printf("\n**Stopped early:** %s\n", stats.OneLine(r.Error))
@@ -147,9 +148,9 @@ func latencyCells(l *stats.Latency) []string {
 func requestsCell(s OperationSummary) string {
 	switch {
 	case s.Runs == 0:
-		return fmt.Sprintf("skipped in %s", plural(s.SkippedRuns, "run"))
+		return fmt.Sprintf("skipped in %s", english.Plural(s.SkippedRuns, "run"))
 	case s.SkippedRuns > 0:
-		return fmt.Sprintf("%s (skipped in %s)", stats.FormatCount(s.Requests), plural(s.SkippedRuns, "run"))
+		return fmt.Sprintf("%s (skipped in %s)", stats.FormatCount(s.Requests), english.Plural(s.SkippedRuns, "run"))
 	}
 	return stats.FormatCount(s.Requests)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -78,7 +79,7 @@ func (op *operation) requestMethod() string {
 // one sent.
 func (op *operation) runConfig(cfg engine.Config) stats.RunConfig {
 	rc := cfg.RunConfig()
-	rc.URL, rc.Headers = redactURL(op.url), nil
+	rc.URL, rc.Headers = redact.URLTemplate(op.url), nil
 	for _, h := range op.headers {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))
 	}
@@ -110,7 +111,7 @@ func progressLine(s *Suite, run RunReport, done, total int) string {
 		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
 		"startup " + stats.FormatTime(1e6*(run.StartupS)),
 		"idle RSS " + stats.FormatBytes(float64(run.IdleRSSBytes)),
-		plural(len(s.ops), "operation"),
-		plural(int(failures), "check failure"),
+		english.Plural(len(s.ops), "operation"),
+		english.Plural(int(failures), "check failure"),
 	}, ", ")
 }

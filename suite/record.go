@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/url"
 	"strings"
 
 	"github.com/pummel-dev/pummel/internal/redact"
@@ -17,7 +16,7 @@ import (
 // environment (hold a ${VAR} reference).
 func recordPlan(p Plan) Plan {
 	p.Server.Env = redactEnv(p.Server.Env)
-	p.Server.Ready.URL = redactURL(p.Server.Ready.URL)
+	p.Server.Ready.URL = redact.URLTemplate(p.Server.Ready.URL)
 	p.Modes = append([]Mode(nil), p.Modes...)
 	for i := range p.Modes {
 		p.Modes[i].Env = redactEnv(p.Modes[i].Env)
@@ -25,7 +24,7 @@ func recordPlan(p Plan) Plan {
 	p.Operations = append([]Operation(nil), p.Operations...)
 	for i := range p.Operations {
 		op := &p.Operations[i]
-		op.URL = redactURL(op.URL)
+		op.URL = redact.URLTemplate(op.URL)
 		op.Headers = redactEnv(op.Headers)
 	}
 	return p
@@ -44,46 +43,6 @@ func redactEnv(m map[string]string) map[string]string {
 		}
 	}
 	return out
-}
-
-// redactURL redacts a URL template's password and secret query values.
-// It works on the text, since a template such as
-// http://127.0.0.1:{port}/ is not a URL url.Parse accepts.
-func redactURL(s string) string {
-	if scheme, rest, ok := strings.Cut(s, "://"); ok {
-		authority := rest
-		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-			authority = rest[:i]
-		}
-		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-			if user, _, hasPass := strings.Cut(authority[:at], ":"); hasPass {
-				s = scheme + "://" + user + ":" + redact.Redacted + rest[at:]
-			}
-		}
-	}
-	base, query, ok := strings.Cut(s, "?")
-	if !ok {
-		return s
-	}
-	query, fragment, hasFragment := strings.Cut(query, "#")
-	q, err := url.ParseQuery(query)
-	if err != nil {
-		return base + "?" + redact.Redacted
-	}
-	changed := false
-	for name := range q {
-		if redact.SecretName(name) && !strings.Contains(q.Get(name), "${") {
-			q.Set(name, redact.Redacted)
-			changed = true
-		}
-	}
-	if changed {
-		query = q.Encode()
-	}
-	if hasFragment {
-		query += "#" + fragment
-	}
-	return base + "?" + query
 }
 
 // jsonText turns the YAML value of a JSON check into JSON text.

@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-func TestRedactURL(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"http://127.0.0.1:{port}/", "http://127.0.0.1:{port}/"},
-		{"http://user:pw@127.0.0.1:{port}/x", "http://user:REDACTED@127.0.0.1:{port}/x"},
-		{"http://user@host/", "http://user@host/"},
-		{"http://h:{port}/s?api_key=abc&page=2", "http://h:{port}/s?api_key=REDACTED&page=2"},
-		{"http://h/s?page=2#frag", "http://h/s?page=2#frag"},
-		{"http://h/s?token=${TOKEN}", "http://h/s?token=${TOKEN}"},
-		{"http://h/s?Password=pw&page=2", "http://h/s?Password=REDACTED&page=2"},
-	}
-	for _, tt := range tests {
-		if got := redactURL(tt.in); got != tt.want {
-			t.Errorf("redactURL(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 	t.Setenv("PUMMEL_SUITE_TOKEN", "expanded-value")
 	src := strings.Replace(minimal, "    load:", `    headers:

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/machine"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
@@ -86,7 +87,7 @@ func newReport(s *Suite, opt Options) *Report {
 	rep.Environment = machine.Describe(opt.Version, time.Now())
 	rep.Environment.Binary = describeServer(s.server.command)
 	for _, op := range s.ops {
-		info := OperationInfo{Name: op.name, Method: op.requestMethod(), URL: redactURL(op.url), Load: op.shape.describe()}
+		info := OperationInfo{Name: op.name, Method: op.requestMethod(), URL: redact.URLTemplate(op.url), Load: op.shape.describe()}
 		if op.dependsOn >= 0 {
 			info.DependsOn = s.ops[op.dependsOn].name
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/english"
 )
 
 // defaultOpenConnections is the open loop's connections when not given.
@@ -87,7 +88,7 @@ func (s shape) describe() string {
 	case "sequential":
 		return fmt.Sprintf("sequential: %d warm-up + %d measured requests, one at a time over 1 keep-alive connection", s.warmupRequests, s.requests)
 	case "open":
-		d := fmt.Sprintf("open loop: %g requests/s for %s over %s", s.rate, s.duration, plural(s.connections, "connection"))
+		d := fmt.Sprintf("open loop: %g requests/s for %s over %s", s.rate, s.duration, english.Plural(s.connections, "connection"))
 		return d + warmupText(s)
 	}
 	var limits []string
@@ -97,7 +98,7 @@ func (s shape) describe() string {
 	if s.requests > 0 {
 		limits = append(limits, fmt.Sprintf("%d requests", s.requests))
 	}
-	return fmt.Sprintf("closed loop: %s, %s, %s", plural(s.connections, "keep-alive connection"), plural(s.threads, "thread"),
+	return fmt.Sprintf("closed loop: %s, %s, %s", english.Plural(s.connections, "keep-alive connection"), english.Plural(s.threads, "thread"),
 		strings.Join(limits, " or ")) + warmupText(s)
 }
 
@@ -106,13 +107,6 @@ func warmupText(s shape) string {
 		return ""
 	}
 	return fmt.Sprintf(", after a %s warm-up", s.warmup)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // body is an operation's request body: inline text (a template), a file's

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -13,7 +14,7 @@ import (
 // failures.
 func WriteText(w io.Writer, r *Report) error {
 	mw := &markdownWriter{stats.NewPrinter(w)}
-	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
+	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, english.Plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
 	rows := [][]string{{"mode", "runs", "startup", "(min–max)", "idle RSS", "(min–max)"}}
 	for _, m := range r.Summary.Modes {
 		st, idle := m.StartupS, m.IdleRSSBytes
@@ -42,7 +43,7 @@ func WriteText(w io.Writer, r *Report) error {
 		mw.thresholds(r.Summary.Operations, op.Name)
 	}
 	if r.CheckFailures > 0 {
-		mw.Printf("\n%s failed a check\n", plural(int(r.CheckFailures), "response"))
+		mw.Printf("\n%s failed a check\n", english.Plural(int(r.CheckFailures), "response"))
 	}
 	if mw.Err() != nil {
 		return fmt.Errorf("writing the suite's summary: %w", mw.Err())

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/pummel-dev/pummel/internal/wholefile"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -83,26 +82,10 @@ func checkWritableDir(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	return probe(dir)
-}
-
-// probe creates and removes a file in dir.
-func probe(dir string) error {
-	f, err := os.CreateTemp(dir, ".pummel-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %w", dir, unwrapPath(err))
+	if err := wholefile.Probe(dir); err != nil {
+		return fmt.Errorf("cannot create a file in %s: %w", dir, err)
 	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// unwrapPath drops the temporary file's name from an error about it.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	return nil
 }
 
 // writeResult writes res to every file first, so that a closed stdout
@@ -122,52 +105,10 @@ func (l *loader) writeResult(outs []output, res stats.Result) error {
 // createFile writes the file path whole with write; an error names the
 // flag that asked for the file, and the path.
 func createFile(flag, path string, write func(io.Writer) error) error {
-	if err := writeWhole(path, write); err != nil {
+	if err := wholefile.Write(path, write); err != nil {
 		return fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return nil
-}
-
-// writeWhole writes a file whole or not at all: into a temporary file in
-// the same directory, synced, then renamed over path. A failed write (a
-// full disk) leaves a previous file at path as it was.
-func writeWhole(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return unwrapPath(err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Chmod(fileMode(path))
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return unwrapPath(err)
-	}
-	return unwrapPath(os.Rename(f.Name(), path))
-}
-
-// fileMode keeps the mode of the file being replaced; a new file is
-// readable by all, as os.Create would make it under the usual umask.
-func fileMode(path string) fs.FileMode {
-	if fi, err := os.Stat(path); err == nil {
-		return fi.Mode().Perm()
-	}
-	return 0o644
 }
 
 // stdoutWriter is stdout that treats a reader gone away (EPIPE: `| head

@@ -15,6 +15,11 @@ func Header(h string) string { return (*Secrets)(nil).Header(h) }
 // http://127.0.0.1:{port}/ that url.Parse refuses.
 func URL(s string) string { return (*Secrets)(nil).URL(s) }
 
+// URLTemplate is URL for a URL template of a plan: a query value that
+// holds a ${VAR} reference names its secret rather than holding it, so it
+// stays as written.
+func URLTemplate(s string) string { return (*Secrets)(nil).url(s, true) }
+
 // Command returns a command line (such as --exec's) with secrets replaced:
 // the values of flags named like secrets (--api-key=v, --api-key v),
 // of NAME=value assignments and name=value&… pairs with secret names,
@@ -32,7 +37,11 @@ func (s *Secrets) Header(h string) string {
 }
 
 // URL is the package's URL, also remembering the secret values.
-func (s *Secrets) URL(u string) string {
+func (s *Secrets) URL(u string) string { return s.url(u, false) }
+
+// url redacts u; with refs, a query value holding a ${VAR} reference is
+// kept.
+func (s *Secrets) url(u string, refs bool) string {
 	if scheme, rest, ok := strings.Cut(u, "://"); ok {
 		authority := rest
 		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
@@ -50,7 +59,7 @@ func (s *Secrets) URL(u string) string {
 		return u
 	}
 	query, fragment, hasFragment := strings.Cut(query, "#")
-	u = base + "?" + s.pairs(query)
+	u = base + "?" + s.pairs(query, refs)
 	if hasFragment {
 		u += "#" + fragment
 	}
@@ -58,15 +67,16 @@ func (s *Secrets) URL(u string) string {
 }
 
 // pairs redacts the secret values of name=value pairs joined by "&", in
-// their order, with names compared unescaped.
-func (s *Secrets) pairs(q string) string {
+// their order, with names compared unescaped; with refs, a value holding
+// a ${VAR} reference is kept.
+func (s *Secrets) pairs(q string, refs bool) string {
 	parts := strings.Split(q, "&")
 	for i, p := range parts {
 		name, value, ok := strings.Cut(p, "=")
 		if plain, err := url.QueryUnescape(name); err == nil {
 			name = plain
 		}
-		if ok && value != "" && SecretName(name) {
+		if ok && value != "" && SecretName(name) && !(refs && strings.Contains(value, "${")) {
 			s.addEscaped(value)
 			parts[i] = p[:len(p)-len(value)] + Redacted
 		}
@@ -111,7 +121,7 @@ func (s *Secrets) word(w string) string {
 			return plain[:len(plain)-len(value)] + Redacted
 		}
 	case strings.Contains(w, "="):
-		if r := s.pairs(plain); r != plain {
+		if r := s.pairs(plain, false); r != plain {
 			return r
 		}
 	case plain != w && strings.Contains(plain, ": "):

@@ -129,3 +129,20 @@ func TestShellQuote(t *testing.T) {
 		t.Error("ShellQuote quoted a plain word")
 	}
 }
+
+func TestURLTemplate(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://127.0.0.1:{port}/", "http://127.0.0.1:{port}/"},
+		{"http://user:pw@127.0.0.1:{port}/x", "http://user:REDACTED@127.0.0.1:{port}/x"},
+		{"http://user@host/", "http://user@host/"},
+		{"http://h:{port}/s?api_key=abc&page=2", "http://h:{port}/s?api_key=REDACTED&page=2"},
+		{"http://h/s?page=2#frag", "http://h/s?page=2#frag"},
+		{"http://h/s?token=${TOKEN}", "http://h/s?token=${TOKEN}"},
+		{"http://h/s?Password=pw&page=2", "http://h/s?Password=REDACTED&page=2"},
+	}
+	for _, tt := range tests {
+		if got := URLTemplate(tt.in); got != tt.want {
+			t.Errorf("URLTemplate(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

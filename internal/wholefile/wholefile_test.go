@@ -1,4 +1,4 @@
-package suite
+package wholefile
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestWriteWholeKeepsTheOldFileOnFailure writes over a good result with a
+// TestWriteKeepsTheOldFileOnFailure writes over a good result with a
 // writer that fails half-way, as a full disk does: the old file must stay
 // as it was, and no temporary file be left.
-func TestWriteWholeKeepsTheOldFileOnFailure(t *testing.T) {
+func TestWriteKeepsTheOldFileOnFailure(t *testing.T) {
 	tests := []struct {
 		name  string
 		write func(io.Writer) error
@@ -34,8 +34,8 @@ func TestWriteWholeKeepsTheOldFileOnFailure(t *testing.T) {
 			if err := os.WriteFile(path, []byte(`{"requests": 1000}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := writeWhole(path, tt.write); (err != nil) != tt.fails {
-				t.Errorf("writeWhole: %v", err)
+			if err := Write(path, tt.write); (err != nil) != tt.fails {
+				t.Errorf("Write: %v", err)
 			}
 			if got, err := os.ReadFile(path); err != nil || string(got) != tt.want {
 				t.Errorf("file holds %q (%v), want %q", got, err, tt.want)
