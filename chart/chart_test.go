@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // result builds a result of seconds seconds at rps responses per second,
@@ -17,10 +18,10 @@ import (
 // With rss, the server's RSS grows by 1 MiB a second.
 func result(t *testing.T, seconds int, rps int, base time.Duration, rss bool) stats.Result {
 	t.Helper()
-	all := stats.NewHistogram()
+	all := record.NewHistogram()
 	var r stats.Result
 	for s := range seconds {
-		h := stats.NewHistogram()
+		h := record.NewHistogram()
 		for i := range rps {
 			ns := int64(base) + int64(base)*int64(i%100)/40 + int64(i%997)*int64(base)/100
 			if err := h.RecordValue(ns); err != nil {

@@ -8,14 +8,14 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"
 )
 
 // failure is how one request ended when it did not end in a response. The
 // zero value means no failure.
 type failure struct {
-	class stats.ErrorClass
+	class record.ErrorClass
 	cause string
 	// behind, if set, is the cause for the requests queued behind the
 	// first one in a pipelined batch, which got no byte of a response.
@@ -40,7 +40,7 @@ const (
 	causeUnsolicited = "unsolicited response"
 )
 
-func fail(class stats.ErrorClass, cause string) failure {
+func fail(class record.ErrorClass, cause string) failure {
 	return failure{class: class, cause: cause, set: true}
 }
 
@@ -51,40 +51,40 @@ func connectFailure(err error) failure {
 	var recordErr tls.RecordHeaderError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fail(stats.Connect, "refused")
+		return fail(record.Connect, "refused")
 	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
-		return fail(stats.Connect, "too many open files")
+		return fail(record.Connect, "too many open files")
 	case errors.Is(err, syscall.EADDRNOTAVAIL):
-		return fail(stats.Connect, "no free local port")
+		return fail(record.Connect, "no free local port")
 	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
-		return fail(stats.Connect, "unreachable")
+		return fail(record.Connect, "unreachable")
 	case errors.Is(err, syscall.ECONNRESET):
-		return fail(stats.Connect, "reset")
+		return fail(record.Connect, "reset")
 	case errors.As(err, &dnsErr):
-		return fail(stats.Connect, "name not resolved")
+		return fail(record.Connect, "name not resolved")
 	case errors.As(err, &certErr):
-		return fail(stats.Connect, "TLS certificate rejected")
+		return fail(record.Connect, "TLS certificate rejected")
 	case errors.As(err, &recordErr):
-		return fail(stats.Connect, "TLS handshake failed")
+		return fail(record.Connect, "TLS handshake failed")
 	case isTimeout(err):
-		return fail(stats.Connect, "timed out")
+		return fail(record.Connect, "timed out")
 	case errors.Is(err, io.EOF):
-		return fail(stats.Connect, "closed during handshake")
+		return fail(record.Connect, "closed during handshake")
 	}
-	return fail(stats.Connect, "other")
+	return fail(record.Connect, "other")
 }
 
 // writeFailure classifies a failed request write.
 func writeFailure(err error) failure {
 	switch {
 	case isTimeout(err):
-		return fail(stats.Timeout, "while writing")
+		return fail(record.Timeout, "while writing")
 	case errors.Is(err, syscall.EPIPE):
-		return fail(stats.Write, "broken pipe")
+		return fail(record.Write, "broken pipe")
 	case errors.Is(err, syscall.ECONNRESET):
-		return fail(stats.Write, "reset")
+		return fail(record.Write, "reset")
 	}
-	return fail(stats.Write, "other")
+	return fail(record.Write, "other")
 }
 
 // closedBeforeWrite reports whether a failed write shows a close the
@@ -97,7 +97,7 @@ func closedBeforeWrite(err error) bool {
 // closed the connection (reset: with an RST) before they were answered;
 // started tells whether the first had part of its response.
 func closeFailure(reset, started bool) failure {
-	f := fail(stats.Read, causeClosedBeforeResponse)
+	f := fail(record.Read, causeClosedBeforeResponse)
 	switch {
 	case reset && started:
 		f.cause = causeResetMidResponse
@@ -121,17 +121,17 @@ func readFailure(err error, started bool) failure {
 	switch {
 	case isTimeout(err):
 		if started {
-			return failure{class: stats.Timeout, cause: "partial response", behind: "no response", set: true}
+			return failure{class: record.Timeout, cause: "partial response", behind: "no response", set: true}
 		}
-		return fail(stats.Timeout, "no response")
+		return fail(record.Timeout, "no response")
 	case errors.Is(err, syscall.ECONNRESET):
 		return closeFailure(true, started)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return closeFailure(false, started)
 	case errors.Is(err, errHeaderLarge):
-		return fail(stats.Read, errHeaderLarge.Error())
+		return fail(record.Read, errHeaderLarge.Error())
 	}
-	return fail(stats.Read, errMalformed.Error())
+	return fail(record.Read, errMalformed.Error())
 }
 
 func isTimeout(err error) bool {

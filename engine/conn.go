@@ -3,7 +3,7 @@ package engine
 import (
 	"time"
 
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Backoff bounds for redialing after a failed dial, or after a connection
@@ -153,7 +153,7 @@ func (c *conn) respond(now time.Time) (closing bool) {
 // the last of them were not asked for.
 func (c *conn) closeAfterResponse(extra int) next {
 	if c.inflight > 0 {
-		c.fail(fail(stats.Read, causeClosedBeforeResponse))
+		c.fail(fail(record.Read, causeClosedBeforeResponse))
 	} else if extra > 0 {
 		c.unsolicited()
 	}
@@ -183,7 +183,7 @@ func (c *conn) closedByServer(reset bool, now time.Time) {
 
 // timedOut counts the requests in flight as timeouts.
 func (c *conn) timedOut() {
-	f := fail(stats.Timeout, "no response")
+	f := fail(record.Timeout, "no response")
 	if c.p.started() {
 		f.cause, f.behind = "partial response", "no response"
 	}
@@ -209,14 +209,14 @@ func (c *conn) fail(f failure) {
 // unsolicited counts bytes that arrived with no request in flight. They
 // end no request: the count of requests stays exact.
 func (c *conn) unsolicited() {
-	c.record(fail(stats.Read, causeUnsolicited), 1)
+	c.record(fail(record.Read, causeUnsolicited), 1)
 }
 
 // complete records one response. Its latency runs from the batch's send,
 // or in open loop from the ticket's intended send time.
 func (c *conn) complete(now time.Time) {
 	status := c.p.status
-	o := stats.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.run.start), Status: status,
+	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.run.start), Status: status,
 		Rejected: c.run.rejects(status)}
 	if !c.t.due.IsZero() {
 		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(c.t.due), c.sent.Sub(c.t.due)
@@ -228,7 +228,7 @@ func (c *conn) complete(now time.Time) {
 	// class only.
 	if c.run.cfg.Expect.active() && !o.Rejected {
 		if why := c.run.cfg.Expect.check(status, c.p.body); why != "" {
-			c.worker.addError(c.t.phase, stats.Validation, why)
+			c.worker.addError(c.t.phase, record.Validation, why)
 		}
 	}
 	c.takeBytes()
@@ -283,7 +283,7 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 // worker: a connection's own in the goroutine transport, shared by all of
 // a loop's connections in the event loop. Its outcomes share one phase.
 type outbox struct {
-	batch stats.Batch
+	batch record.Batch
 	phase int
 	since time.Time // when the batch's first outcome was added
 }
@@ -304,7 +304,7 @@ func (o *outbox) enter(w *worker, phase int) {
 // add notes one response; the batch is handed over when full, or when its
 // first outcome is a tenth of a second old, so the timeline and progress
 // stay current.
-func (o *outbox) add(w *worker, oc stats.Outcome, now time.Time) {
+func (o *outbox) add(w *worker, oc record.Outcome, now time.Time) {
 	if o.batch.Len() == 0 {
 		o.since = now
 	}

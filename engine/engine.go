@@ -1,6 +1,7 @@
 // Package engine generates HTTP/1.1 load: it opens the connections, sends
 // the requests, reads and classifies the responses and records what happened
-// into per-worker stats.Recorders, merged once after the run.
+// into per-worker record.Recorders, merged once after the run into a
+// stats.Result.
 //
 // The engine owns its connection loop rather than using an HTTP client, so
 // that nothing is retried behind the user's back: every request sent is
@@ -37,7 +38,7 @@ type Config struct {
 	// Connections is how many connections are held open for the whole run.
 	Connections int
 	// Threads is how many workers the connections are spread over; each
-	// worker owns one stats.Recorder. It must not exceed Connections.
+	// worker owns one record.Recorder. It must not exceed Connections.
 	Threads int
 	// Duration bounds the measured time; zero means until Requests are done.
 	Duration time.Duration

@@ -15,6 +15,7 @@ import (
 	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // load runs the engine against srv with cfg's shape, filling in the URL and
@@ -167,14 +168,14 @@ func TestFaultsAreCountedInTheirClass(t *testing.T) {
 		behaviour fixture.Behaviour
 		conns     int
 		responses int64
-		class     stats.ErrorClass
+		class     record.ErrorClass
 		cause     string // a prefix of every cause
 	}{
-		{"reset mid-response", fixture.Behaviour{ResetMidResponse: true}, 4, 0, stats.Read, "reset "},
-		{"reset after two responses", fixture.Behaviour{ResetAfterResponses: 2}, 1, 8, stats.Read, "reset "},
-		{"close mid-body", fixture.Behaviour{CloseMidBody: true}, 4, 0, stats.Read, causeClosedMidResponse},
-		{"garbage", fixture.Behaviour{Garbage: true}, 4, 0, stats.Read, "malformed response"},
-		{"closed before any response", fixture.Behaviour{RefuseAfterAccept: true}, 4, 0, stats.Read, ""},
+		{"reset mid-response", fixture.Behaviour{ResetMidResponse: true}, 4, 0, record.Read, "reset "},
+		{"reset after two responses", fixture.Behaviour{ResetAfterResponses: 2}, 1, 8, record.Read, "reset "},
+		{"close mid-body", fixture.Behaviour{CloseMidBody: true}, 4, 0, record.Read, causeClosedMidResponse},
+		{"garbage", fixture.Behaviour{Garbage: true}, 4, 0, record.Read, "malformed response"},
+		{"closed before any response", fixture.Behaviour{RefuseAfterAccept: true}, 4, 0, record.Read, ""},
 	}
 	for _, engine := range transports() {
 		for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // result merges the measured phases' recorders: the closed-loop run, or
@@ -52,5 +53,5 @@ func scheduleWarnings(st stats.Result) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %v late (p99 lag %.0fus); every connection was busy (raise -c) or the client's CPU was saturated",
-		st.AchievedRate, st.TargetRate, late, sent, stats.LateSend, st.ScheduleLag.P99)}
+		st.AchievedRate, st.TargetRate, late, sent, record.LateSend, st.ScheduleLag.P99)}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // run is the state shared by all connections of one Run.
@@ -230,8 +231,8 @@ func (r *run) phases() int {
 }
 
 // recorders returns the workers' recorders of the given phases.
-func recorders(ws []*worker, phases ...int) []*stats.Recorder {
-	var recs []*stats.Recorder
+func recorders(ws []*worker, phases ...int) []*record.Recorder {
+	var recs []*record.Recorder
 	for _, w := range ws {
 		for _, p := range phases {
 			recs = append(recs, w.recs[p])

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"
 )
 
@@ -128,7 +129,7 @@ func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 // then over, and the script made no error (see scriptRequest).
 func (c *conn) scriptFailed(t ticket, err error) {
 	if !errors.Is(err, script.ErrStopped) {
-		c.worker.addErrors(t.phase, stats.Validation, err.Error(), t.count)
+		c.worker.addErrors(t.phase, record.Validation, err.Error(), t.count)
 	}
 }
 
@@ -172,7 +173,7 @@ func (c *conn) scriptResponse(status int) {
 	err := s.thread.Response(status, c.sc.headers, c.p.body)
 	s.mu.Unlock()
 	if err != nil && !errors.Is(err, script.ErrStopped) {
-		c.worker.addError(c.t.phase, stats.Validation, err.Error())
+		c.worker.addError(c.t.phase, record.Validation, err.Error())
 	}
 }
 

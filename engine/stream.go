@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // streamConn is a connection of the goroutine transport: a goroutine per
@@ -284,7 +284,7 @@ func (s *streamConn) open() failure {
 	}
 	if !s.tr.register(nc) {
 		nc.Close()
-		return fail(stats.Connect, "stopped")
+		return fail(record.Connect, "stopped")
 	}
 	s.worker.addConnect(s.t.phase, time.Since(t))
 	s.attach(nc)

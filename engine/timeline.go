@@ -6,6 +6,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // timelineState builds the per-second timeline from the workers' interval
@@ -14,12 +15,12 @@ type timelineState struct {
 	from      time.Time // the start of the measurement
 	next      time.Time // when the current second ends
 	h         *hdrhistogram.Histogram
-	packer    stats.Packer
-	prevErrs  [stats.NumErrorClasses]int64
+	packer    record.Packer
+	prevErrs  [record.NumErrorClasses]int64
 	prevBytes int64
 }
 
-func (t *timelineState) init() { t.h = stats.NewHistogram() }
+func (t *timelineState) init() { t.h = record.NewHistogram() }
 
 // take returns the second that ended by now (or, when final, what is left
 // of the current one), with its latency histogram packed and not yet
@@ -35,7 +36,7 @@ func (t *timelineState) take(workers []*worker, now time.Time, final bool, from 
 		return sec, nil, false
 	}
 	t.h.Reset()
-	var errs [stats.NumErrorClasses]int64
+	var errs [record.NumErrorClasses]int64
 	var bytes int64
 	for _, w := range workers {
 		e, b := w.takeInterval(t.h)
@@ -44,12 +45,12 @@ func (t *timelineState) take(workers []*worker, now time.Time, final bool, from 
 		}
 		bytes += b
 	}
-	var d [stats.NumErrorClasses]int64
+	var d [record.NumErrorClasses]int64
 	for i := range errs {
 		d[i] = errs[i] - t.prevErrs[i]
 	}
-	delta := stats.Errors{Connect: d[stats.Connect], Read: d[stats.Read], Write: d[stats.Write], Timeout: d[stats.Timeout],
-		Status: d[stats.Status], Validation: d[stats.Validation]}
+	delta := stats.Errors{Connect: d[record.Connect], Read: d[record.Read], Write: d[record.Write], Timeout: d[record.Timeout],
+		Status: d[record.Status], Validation: d[record.Validation]}
 	bytesDelta := bytes - t.prevBytes
 	t.prevErrs, t.prevBytes = errs, bytes
 	if warming || final && t.h.TotalCount() == 0 && delta == (stats.Errors{}) {

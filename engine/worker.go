@@ -6,21 +6,20 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// worker is a group of connections sharing one stats.Recorder per phase
+// worker is a group of connections sharing one record.Recorder per phase
 // (wrk's thread). Connections hand it outcomes in batches, so its lock is
-// taken about once per stats.BatchSize requests, and never by another worker.
+// taken about once per record.BatchSize requests, and never by another worker.
 type worker struct {
-	mu   sync.Mutex        // guards recs' contents, interval and tally
-	recs []*stats.Recorder // by phase: 0 warm-up, then the measured phases
+	mu   sync.Mutex         // guards recs' contents, interval and tally
+	recs []*record.Recorder // by phase: 0 warm-up, then the measured phases
 	// interval holds the latencies since the timeline's last tick; tally
 	// the cumulative errors (by class) and bytes read, for its deltas.
 	interval *hdrhistogram.Histogram
 	tally    struct {
-		errs      [stats.NumErrorClasses]int64
+		errs      [record.NumErrorClasses]int64
 		bytesRead int64
 	}
 	// done counts responses, read by the Req/Sec sampler without the lock.
@@ -30,33 +29,33 @@ type worker struct {
 }
 
 func newWorker(phases int, open bool) *worker {
-	w := &worker{recs: make([]*stats.Recorder, phases), interval: stats.NewHistogram()}
+	w := &worker{recs: make([]*record.Recorder, phases), interval: record.NewHistogram()}
 	for i := range w.recs {
 		if open {
-			w.recs[i] = stats.NewOpenRecorder()
+			w.recs[i] = record.NewOpen()
 		} else {
-			w.recs[i] = stats.NewRecorder()
+			w.recs[i] = record.New()
 		}
 	}
 	return w
 }
 
-func (w *worker) addBatch(phase int, b *stats.Batch) {
+func (w *worker) addBatch(phase int, b *record.Batch) {
 	w.mu.Lock()
 	if phase != warmupPhase { // the timeline, like every figure, leaves out the warm-up
 		t := b.Observe(w.interval)
-		w.tally.errs[stats.Status] += t.StatusErrors
+		w.tally.errs[record.Status] += t.StatusErrors
 		w.tally.bytesRead += t.BytesRead
 	}
 	w.recs[phase].AddBatch(b)
 	w.mu.Unlock()
 }
 
-func (w *worker) addError(phase int, class stats.ErrorClass, cause string) {
+func (w *worker) addError(phase int, class record.ErrorClass, cause string) {
 	w.addErrors(phase, class, cause, 1)
 }
 
-func (w *worker) addErrors(phase int, class stats.ErrorClass, cause string, n int) {
+func (w *worker) addErrors(phase int, class record.ErrorClass, cause string, n int) {
 	w.mu.Lock()
 	w.recs[phase].AddErrors(class, cause, int64(n))
 	if phase != warmupPhase {
@@ -79,7 +78,7 @@ func (w *worker) addConnect(phase int, d time.Duration) {
 
 // takeInterval merges the latencies since the last call into h, empties
 // the interval and returns the cumulative tally.
-func (w *worker) takeInterval(h *hdrhistogram.Histogram) ([stats.NumErrorClasses]int64, int64) {
+func (w *worker) takeInterval(h *hdrhistogram.Histogram) ([record.NumErrorClasses]int64, int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	h.Merge(w.interval)

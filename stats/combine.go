@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Combination says how results of the same load relate in time.
@@ -211,7 +212,7 @@ func (out *Result) combineHistograms(rs []Result) error {
 // fails on a result whose histogram is missing while it has requests, and
 // on values dropped by the merge, rather than report wrong percentiles.
 func mergeEncoded(rs []Result, field func(Result) string) (*hdrhistogram.Histogram, error) {
-	all := NewHistogram()
+	all := record.NewHistogram()
 	for i, r := range rs {
 		if field(r) == "" && r.Requests > 0 {
 			return nil, fmt.Errorf("result %d has %d requests but no latency histogram", i+1, r.Requests)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // EncodeHistogram returns h as base64 text in HdrHistogram's V2 compressed
@@ -32,29 +33,11 @@ type Encodable interface {
 	EncodeV2() ([]byte, error)
 }
 
-// A Packer makes sparse copies of histograms, the size of their populated
-// buckets rather than of their whole range (a dense histogram of pummel's
-// range is about 250 KB). It reuses its scratch space, so a copy allocates
-// only itself. The zero value is ready to use.
-type Packer struct {
-	scratch *hdrhistogram.PackedHistogram
-}
-
-// Pack returns a packed copy of h.
-func (k *Packer) Pack(h *hdrhistogram.Histogram) *hdrhistogram.PackedHistogram {
-	if k.scratch == nil {
-		k.scratch = hdrhistogram.NewPacked(HistogramMin, HistogramMax, HistogramDigits)
-	}
-	k.scratch.Reset()
-	k.scratch.MergeFrom(h)
-	return k.scratch.Clone()
-}
-
 // DecodeHistogram parses text written by EncodeHistogram. An empty string
 // decodes to an empty histogram.
 func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 	if s == "" {
-		return NewHistogram(), nil
+		return record.NewHistogram(), nil
 	}
 	h, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {

@@ -1,10 +1,13 @@
-package stats
+package stats_test
 
 import (
 	"testing"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/internal/statstest"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 func TestPackedEncodesAsDense(t *testing.T) {
@@ -14,26 +17,26 @@ func TestPackedEncodesAsDense(t *testing.T) {
 	}{
 		{"empty", nil},
 		{"one value", []time.Duration{250 * time.Microsecond}},
-		{"smallest and largest", []time.Duration{HistogramMin, time.Duration(HistogramMax)}},
-		{"spread", append(spread(50, 20000, 3*time.Microsecond), spread(90000, 50, 41*time.Millisecond)...)},
+		{"smallest and largest", []time.Duration{record.HistogramMin, time.Duration(record.HistogramMax)}},
+		{"spread", append(statstest.Spread(50, 20000, 3*time.Microsecond), statstest.Spread(90000, 50, 41*time.Millisecond)...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := NewHistogram()
+			h := record.NewHistogram()
 			for _, v := range tt.values {
 				if err := h.RecordValue(int64(v)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			dense, err := EncodeHistogram(h)
+			dense, err := stats.EncodeHistogram(h)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var k Packer
+			var k record.Packer
 			k.Pack(spreadHistogram()) // scratch left full by another
 			p := k.Pack(h)
 			k.Pack(spreadHistogram()) // and used again after: p must not share it
-			packed, err := EncodeHistogram(p)
+			packed, err := stats.EncodeHistogram(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,8 +54,8 @@ func TestPackedEncodesAsDense(t *testing.T) {
 }
 
 func spreadHistogram() *hdrhistogram.Histogram {
-	h := NewHistogram()
-	for _, v := range spread(50, 50000, time.Microsecond) {
+	h := record.NewHistogram()
+	for _, v := range statstest.Spread(50, 50000, time.Microsecond) {
 		h.RecordValue(int64(v)) //nolint:errcheck // in range
 	}
 	return h
@@ -61,7 +64,7 @@ func spreadHistogram() *hdrhistogram.Histogram {
 func BenchmarkPack(b *testing.B) {
 	h := spreadHistogram()
 	b.ReportAllocs()
-	var k Packer
+	var k record.Packer
 	var p *hdrhistogram.PackedHistogram
 	for b.Loop() {
 		p = k.Pack(h)

@@ -1,4 +1,4 @@
-package stats
+package stats_test
 
 import (
 	"bytes"
@@ -7,7 +7,28 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pummel-dev/pummel/internal/golden"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/internal/statstest"
 )
+
+// TestJSONGolden pins WriteJSON's output for every fixture: the schema
+// that scripts reading pummel's JSON rely on (TestJSONSchema).
+func TestJSONGolden(t *testing.T) {
+	for _, f := range statstest.Fixtures(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := stats.WriteJSON(&b, f.Result); err != nil {
+				t.Fatal(err)
+			}
+			if s := b.String(); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+				t.Errorf("JSON output holds NaN or Inf:\n%s", s)
+			}
+			golden.Check(t, f.Name+".json.golden", b.Bytes())
+		})
+	}
+}
 
 // TestJSONSchema pins the field names DESIGN.md §3 promises, so that a
 // renamed struct tag breaks a test rather than every script reading
@@ -77,24 +98,24 @@ func lookup(t *testing.T, doc map[string]any, path string) map[string]any {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
-	for _, f := range fixtures(t) {
-		t.Run(f.name, func(t *testing.T) {
+	for _, f := range statstest.Fixtures(t) {
+		t.Run(f.Name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteJSON(&b, f.r); err != nil {
+			if err := stats.WriteJSON(&b, f.Result); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadJSON(&b)
+			got, err := stats.ReadJSON(&b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, f.r) {
-				t.Errorf("ReadJSON(WriteJSON(r)) = %+v\nwant %+v", got, f.r)
+			if !reflect.DeepEqual(got, f.Result) {
+				t.Errorf("ReadJSON(WriteJSON(r)) = %+v\nwant %+v", got, f.Result)
 			}
-			h, err := DecodeHistogram(got.LatencyHistogram)
+			h, err := stats.DecodeHistogram(got.LatencyHistogram)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.r.LatencyHistogram != "" && h.TotalCount() != got.Requests {
+			if f.Result.LatencyHistogram != "" && h.TotalCount() != got.Requests {
 				t.Errorf("histogram holds %d values, want %d", h.TotalCount(), got.Requests)
 			}
 		})
@@ -103,7 +124,7 @@ func TestJSONRoundTrip(t *testing.T) {
 
 func TestReadJSON(t *testing.T) {
 	t.Run("fields from a newer pummel are ignored", func(t *testing.T) {
-		r, err := ReadJSON(strings.NewReader(`{"requests": 3, "timeline": [{"s": 1}], "errors": {"read": 2, "tls": 1}}`))
+		r, err := stats.ReadJSON(strings.NewReader(`{"requests": 3, "timeline": [{"s": 1}], "errors": {"read": 2, "tls": 1}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +138,7 @@ func TestReadJSON(t *testing.T) {
 		{"wrong type", `{"requests": "many"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := ReadJSON(strings.NewReader(tt.in)); err == nil {
+			if _, err := stats.ReadJSON(strings.NewReader(tt.in)); err == nil {
 				t.Errorf("ReadJSON(%q) succeeded, want an error", tt.in)
 			}
 		})

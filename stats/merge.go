@@ -5,44 +5,43 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Merge folds the workers' recorders into one Result. elapsed is the measured
 // duration; rates are the per-worker requests/s samples (see Spread). The
 // recorders are left untouched.
-func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
-	all := NewRecorder()
-	for _, r := range recs {
-		all.merge(r)
-	}
+func Merge(recs []*record.Recorder, elapsed time.Duration, rates []float64) Result {
+	all := record.Merge(recs).Totals()
 	res := Result{
-		Requests:     all.requests,
+		Requests:     all.Requests,
 		DurationS:    elapsed.Seconds(),
-		BytesRead:    all.bytesRead,
-		BytesWritten: all.bytesWritten,
-		Status:       make(map[string]int64, len(all.status)),
-		Reconnects:   all.reconnects,
+		BytesRead:    all.BytesRead,
+		BytesWritten: all.BytesWritten,
+		Status:       make(map[string]int64, len(all.Status)),
+		Reconnects:   all.Reconnects,
 		ThreadRate:   SpreadOf(rates),
-		Connect:      all.connectTime(),
+		Connect:      connectTime(all),
 	}
 	if elapsed > 0 {
-		res.RequestsPerS = float64(all.requests) / elapsed.Seconds()
+		res.RequestsPerS = float64(all.Requests) / elapsed.Seconds()
 	}
-	for code, n := range all.status {
+	for code, n := range all.Status {
 		res.Status[strconv.Itoa(code)] = n
 	}
-	res.Errors, res.ErrorCauses = all.errorCounts()
-	if all.requests > 0 {
-		res.Latency = summarizeWithin(all.latency, float64(all.minNs)/1e3, float64(all.maxNs)/1e3)
+	res.Errors, res.ErrorCauses = errorCounts(all)
+	if all.Requests > 0 {
+		res.Latency = summarizeWithin(all.Latency, float64(all.MinNs)/1e3, float64(all.MaxNs)/1e3)
 	}
 	var err error
-	if res.LatencyHistogram, err = EncodeHistogram(all.latency); err != nil {
+	if res.LatencyHistogram, err = EncodeHistogram(all.Latency); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	all.openLoop(&res)
-	if all.dropped > 0 {
+	openLoop(&res, all)
+	if all.Dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			droppedFormat+" of %v were left out of the percentiles", all.dropped, time.Duration(HistogramMax)))
+			droppedFormat+" of %v were left out of the percentiles", all.Dropped, time.Duration(record.HistogramMax)))
 	}
 	return res
 }
@@ -51,71 +50,34 @@ func Merge(recs []*Recorder, elapsed time.Duration, rates []float64) Result {
 // histogram, which Validate reads back.
 const droppedFormat = "%d latencies beyond the histogram's range"
 
-func (r *Recorder) merge(o *Recorder) {
-	r.dropped += o.dropped + r.latency.Merge(o.latency)
-	r.minNs = min(r.minNs, o.minNs)
-	r.maxNs = max(r.maxNs, o.maxNs)
-	r.requests += o.requests
-	r.bytesRead += o.bytesRead
-	r.bytesWritten += o.bytesWritten
-	for code, n := range o.status {
-		r.status[code] += n
-	}
-	for i, n := range o.errors {
-		r.errors[i] += n
-	}
-	for c, n := range o.causes {
-		r.causes[c] += n
-	}
-	if o.uncorrected != nil {
-		if r.uncorrected == nil {
-			r.uncorrected, r.lag = NewHistogram(), NewHistogram()
-		}
-		r.dropped += r.uncorrected.Merge(o.uncorrected)
-		r.lag.Merge(o.lag)
-		r.lateSends += o.lateSends
-	}
-	if o.anySent {
-		if !r.anySent || o.firstSend < r.firstSend {
-			r.firstSend, r.anySent = o.firstSend, true
-		}
-		r.lastSend = max(r.lastSend, o.lastSend)
-		r.lastDone = max(r.lastDone, o.lastDone)
-	}
-	r.reconnects += o.reconnects
-	r.connects += o.connects
-	r.connectSum += o.connectSum
-	r.connectMax = max(r.connectMax, o.connectMax)
-}
-
-// openLoop fills the open-loop figures of res, if r kept them.
-func (r *Recorder) openLoop(res *Result) {
-	if r.uncorrected == nil || r.requests == 0 {
+// openLoop fills the open-loop figures of res, if t kept them.
+func openLoop(res *Result, t record.Totals) {
+	if t.Uncorrected == nil || t.Requests == 0 {
 		return
 	}
-	res.LatencyUncorrected = Summarize(r.uncorrected)
+	res.LatencyUncorrected = Summarize(t.Uncorrected)
 	var err error
-	if res.LatencyUncorrectedHistogram, err = EncodeHistogram(r.uncorrected); err != nil {
+	if res.LatencyUncorrectedHistogram, err = EncodeHistogram(t.Uncorrected); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	if lag := Summarize(r.lag); lag != nil {
-		res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: r.lateSends}
+	if lag := Summarize(t.Lag); lag != nil {
+		res.ScheduleLag = &ScheduleLag{P50: lag.P50, P99: lag.P99, Max: lag.Max, LateSends: t.LateSends}
 	}
-	res.AttackS = (r.lastSend - r.firstSend).Seconds()
-	res.WaitS = (r.lastDone - r.lastSend).Seconds()
+	res.AttackS = (t.LastSend - t.FirstSend).Seconds()
+	res.WaitS = (t.LastDone - t.LastSend).Seconds()
 	if res.AttackS > 0 {
-		res.AchievedRate = float64(r.requests-1) / res.AttackS
+		res.AchievedRate = float64(t.Requests-1) / res.AttackS
 	}
 }
 
-func (r *Recorder) errorCounts() (Errors, map[string]map[string]int64) {
-	e := r.errors
-	errs := Errors{e[Connect], e[Read], e[Write], e[Timeout], e[Status], e[Validation]}
-	if len(r.causes) == 0 {
+func errorCounts(t record.Totals) (Errors, map[string]map[string]int64) {
+	e := t.Errors
+	errs := Errors{e[record.Connect], e[record.Read], e[record.Write], e[record.Timeout], e[record.Status], e[record.Validation]}
+	if len(t.Causes) == 0 {
 		return errs, nil
 	}
 	causes := make(map[string]map[string]int64)
-	for c, n := range r.causes {
+	for c, n := range t.Causes {
 		class := c.Class.String()
 		if causes[class] == nil {
 			causes[class] = make(map[string]int64)
@@ -125,14 +87,14 @@ func (r *Recorder) errorCounts() (Errors, map[string]map[string]int64) {
 	return errs, causes
 }
 
-func (r *Recorder) connectTime() ConnectTime {
-	if r.connects == 0 {
+func connectTime(t record.Totals) ConnectTime {
+	if t.Connects == 0 {
 		return ConnectTime{}
 	}
 	return ConnectTime{
-		Count: r.connects,
-		Mean:  float64(r.connectSum.Microseconds()) / float64(r.connects),
-		Max:   float64(r.connectMax.Nanoseconds()) / 1e3,
+		Count: t.Connects,
+		Mean:  float64(t.ConnectSum.Microseconds()) / float64(t.Connects),
+		Max:   float64(t.ConnectMax.Nanoseconds()) / 1e3,
 	}
 }
 

@@ -63,14 +63,3 @@ func mergedCommands(rs []Result) []string {
 	}
 	return all
 }
-
-// writeMergedCommands lists, in text, the commands of the results merged.
-func writeMergedCommands(ew *Printer, commands []string) {
-	if len(commands) == 0 {
-		return
-	}
-	ew.Printf("Merged from %d results:\n", len(commands))
-	for _, c := range commands {
-		ew.Printf("  %s\n", c)
-	}
-}

@@ -2,8 +2,9 @@ package stats
 
 import (
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Result is the outcome of one load run: plain data, the JSON schema of
@@ -101,7 +102,7 @@ type Result struct {
 }
 
 // ScheduleLag summarises how late sends were against the schedule, in
-// microseconds. LateSends counts sends more than LateSend (2 ms) late: the client held
+// microseconds. LateSends counts sends more than record.LateSend (2 ms) late: the client held
 // them back, because every connection was busy or its CPU was saturated.
 type ScheduleLag struct {
 	P50       float64 `json:"p50"`
@@ -110,7 +111,7 @@ type ScheduleLag struct {
 	LateSends int64   `json:"late_sends"`
 }
 
-// Errors counts failed requests by ErrorClass.
+// Errors counts failed requests by record.ErrorClass.
 type Errors struct {
 	Connect    int64 `json:"connect"`
 	Read       int64 `json:"read"`
@@ -125,22 +126,8 @@ type Errors struct {
 func (e Errors) Socket() int64 { return e.Connect + e.Read + e.Write + e.Timeout }
 
 // ByClass returns the count of one class.
-func (e Errors) ByClass(c ErrorClass) int64 {
-	return [NumErrorClasses]int64{e.Connect, e.Read, e.Write, e.Timeout, e.Status, e.Validation}[c]
-}
-
-// String lists the classes that failed, "read 3, timeout 1", or "none".
-func (e Errors) String() string {
-	var items []string
-	for c := range NumErrorClasses {
-		if n := e.ByClass(c); n > 0 {
-			items = append(items, fmt.Sprintf("%s %s", c, groupInt(n)))
-		}
-	}
-	if len(items) == 0 {
-		return "none"
-	}
-	return strings.Join(items, ", ")
+func (e Errors) ByClass(c record.ErrorClass) int64 {
+	return [record.NumErrorClasses]int64{e.Connect, e.Read, e.Write, e.Timeout, e.Status, e.Validation}[c]
 }
 
 // Latency is a latency summary in microseconds.

@@ -3,10 +3,12 @@ package stats
 import (
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 func BenchmarkNewSecond(b *testing.B) {
-	h := NewHistogram()
+	h := record.NewHistogram()
 	for i := range 50000 {
 		h.RecordValue(int64(100*time.Microsecond) + int64(i%5000)*1000)
 	}

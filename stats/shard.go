@@ -258,13 +258,13 @@ func (t *Shards) MissingWarning() string {
 		return ""
 	}
 	return fmt.Sprintf("%s of %d missing (%s): the figures are those of %d of the %d parts of the load, not of the whole",
-		english.Plural(len(t.Missing), "shard"), t.Count, indexList(t.Missing), len(t.Parts), t.Count)
+		english.Plural(len(t.Missing), "shard"), t.Count, t.MissingList(), len(t.Parts), t.Count)
 }
 
-// indexList is "1, 3".
-func indexList(ns []int) string {
-	items := make([]string, len(ns))
-	for i, n := range ns {
+// MissingList lists the indexes of the missing parts: "1, 3".
+func (t *Shards) MissingList() string {
+	items := make([]string, len(t.Missing))
+	for i, n := range t.Missing {
 		items[i] = fmt.Sprint(n)
 	}
 	return strings.Join(items, ", ")

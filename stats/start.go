@@ -12,6 +12,17 @@ func parseStart(s string) (t time.Time, ok bool) {
 	return t, err == nil && s != ""
 }
 
+// StartDelay is how long after its planned start (StartAt) r started
+// (Start); ok is false unless both are known.
+func (r Result) StartDelay() (d time.Duration, ok bool) {
+	start, ok := parseStart(r.Start)
+	planned, plannedOK := parseStart(r.StartAt)
+	if !ok || !plannedOK {
+		return 0, false
+	}
+	return start.Sub(planned), true
+}
+
 // earliest returns the earliest of the times field gives for rs, or ""
 // when none has one.
 func earliest(rs []Result, field func(Result) string) string {

@@ -50,20 +50,6 @@ func Micros(us float64) time.Duration {
 	return time.Duration(us * float64(time.Microsecond)).Round(time.Microsecond)
 }
 
-// absent stands for a figure that was not measured, such as the latency of
-// a run in which no request was answered: shown as "-", never as a zero.
-const absent = "-"
-
-// latencyFormatter returns l's figures and a formatter for them, which
-// prints each as formatTimeUs does, or as absent when l is nil (the
-// figures are then zeros that must not be shown).
-func latencyFormatter(l *Latency) (Latency, func(us float64) string) {
-	if l == nil {
-		return Latency{}, func(float64) string { return absent }
-	}
-	return *l, formatTimeUs
-}
-
 // withinStdev returns the percentage of recorded values within one standard
 // deviation of the mean.
 func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {

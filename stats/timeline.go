@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Second is one second of a run's timeline.
@@ -39,7 +40,7 @@ func NewSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int
 }
 
 // SummarizeSecond is NewSecond without the encoded histogram, for a
-// timeline that keeps its seconds' histograms packed (see Packer)
+// timeline that keeps its seconds' histograms packed (see record.Packer)
 // and encodes them after the run.
 func SummarizeSecond(at float64, h *hdrhistogram.Histogram, errs Errors, bytesRead int64) Second {
 	s := Second{At: at, Requests: h.TotalCount(), Errors: errs, BytesRead: bytesRead}
@@ -101,7 +102,7 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 	}
 	for k := range out {
 		if !filled[k] { // no result measured in this second
-			out[k], _ = NewSecond(0, NewHistogram(), Errors{}, 0)
+			out[k], _ = NewSecond(0, record.NewHistogram(), Errors{}, 0)
 		}
 		out[k].At = float64(k + 1)
 		if filled[k] && ends[k] < out[k].At {
@@ -112,7 +113,7 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 }
 
 func mergeSeconds(a, b Second) (Second, error) {
-	h := NewHistogram()
+	h := record.NewHistogram()
 	for _, s := range []Second{a, b} {
 		d, err := DecodeHistogram(s.Histogram)
 		if err != nil {

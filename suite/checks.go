@@ -11,6 +11,8 @@ import (
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // failedChecks counts the responses of res that failed one of op's
@@ -22,7 +24,7 @@ import (
 // which would also count a status the plan accepts (checks: {status: 404}).
 func (op *operation) failedChecks(res stats.Result) (int64, map[string]int64) {
 	n := res.Errors.Validation
-	causes := maps.Clone(res.ErrorCauses[stats.Validation.String()])
+	causes := maps.Clone(res.ErrorCauses[record.Validation.String()])
 	for text, count := range res.Status {
 		code, err := strconv.Atoi(text)
 		if err != nil || code < 400 || parse.StatusIn(op.expect.Status, code) {
@@ -51,7 +53,7 @@ func (r *Report) Failures() []string {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("operation %s, mode %s: %s of %s failed a check (%s)", s.Operation, s.Mode,
-			stats.FormatCount(s.CheckFailures), english.Plural(int(s.Requests), "response"), causeList(s.CheckCauses)))
+			render.FormatCount(s.CheckFailures), english.Plural(int(s.Requests), "response"), causeList(s.CheckCauses)))
 	}
 	return append(lines, r.thresholdFailures()...)
 }
@@ -63,7 +65,7 @@ func causeList(causes map[string]int64) string {
 	})
 	var parts []string
 	for _, name := range names[:min(len(names), maxCausesPerLine)] {
-		parts = append(parts, fmt.Sprintf("%s × %s", stats.FormatCount(causes[name]), stats.OneLine(name)))
+		parts = append(parts, fmt.Sprintf("%s × %s", render.FormatCount(causes[name]), render.OneLine(name)))
 	}
 	if len(names) > maxCausesPerLine {
 		parts = append(parts, "…")

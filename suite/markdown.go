@@ -9,6 +9,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // WriteMarkdown writes r as GitHub markdown ready to paste into a
@@ -16,8 +17,8 @@ import (
 // table per operation with a row per mode, how each figure is defined, and
 // the environment.
 func WriteMarkdown(w io.Writer, r *Report) error {
-	mw := &markdownWriter{stats.NewPrinter(w)}
-	mw.Printf("## %s\n\n%s\n", stats.OneLine(r.Name), runsSentence(r))
+	mw := &markdownWriter{render.NewPrinter(w)}
+	mw.Printf("## %s\n\n%s\n", render.OneLine(r.Name), runsSentence(r))
 	mw.notes(r)
 	mw.Printf("\n### Startup and idle memory\n\n")
 	mw.Table([]string{"Mode", "Runs", "Startup min", "Startup median", "Startup max", "Idle RSS min", "Idle RSS median", "Idle RSS max", "RSS after (median)"},
@@ -55,10 +56,10 @@ func (mw *markdownWriter) notes(r *Report) {
 		mw.Printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", english.Plural(len(r.Runs), "run"))
 	}
 	if r.Error != "" {
-		mw.Printf("\n**Stopped early:** %s\n", stats.OneLine(r.Error))
+		mw.Printf("\n**Stopped early:** %s\n", render.OneLine(r.Error))
 	}
 	if r.CheckFailures > 0 {
-		mw.Printf("\n**Check failures: %s** (see the operations below).\n", stats.FormatCount(r.CheckFailures))
+		mw.Printf("\n**Check failures: %s** (see the operations below).\n", render.FormatCount(r.CheckFailures))
 	}
 }
 
@@ -71,8 +72,8 @@ func modeRows(ms []ModeSummary) [][]string {
 		}
 		st, idle := m.StartupS, m.IdleRSSBytes
 		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs),
-			stats.FormatTime(1e6 * (st.Min)), stats.FormatTime(1e6 * (st.Median)), stats.FormatTime(1e6 * (st.Max)),
-			stats.FormatBytes(idle.Min), stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Max),
+			render.FormatTime(1e6 * (st.Min)), render.FormatTime(1e6 * (st.Median)), render.FormatTime(1e6 * (st.Max)),
+			render.FormatBytes(idle.Min), render.FormatBytes(idle.Median), render.FormatBytes(idle.Max),
 			bytesOrDash(m.RSSAfterBytes.Median)})
 	}
 	return rows
@@ -83,12 +84,12 @@ func bytesOrDash(n float64) string {
 	if n == 0 {
 		return "–"
 	}
-	return stats.FormatBytes(n)
+	return render.FormatBytes(n)
 }
 
 // operation writes one operation's heading, request, load and table.
 func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
-	mw.Printf("\n### %s\n\n`%s %s`: %s.", stats.OneLine(op.Name), op.Method, stats.OneLine(op.URL), op.Load)
+	mw.Printf("\n### %s\n\n`%s %s`: %s.", render.OneLine(op.Name), op.Method, render.OneLine(op.URL), op.Load)
 	if op.DependsOn != "" {
 		mw.Printf(" Depends on %s: skipped in a run where %s failed a check or was skipped.", op.DependsOn, op.DependsOn)
 	}
@@ -104,10 +105,10 @@ func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
 			thresholds = append(thresholds, fmt.Sprintf("- %s: `%s`: %s, %s", s.Mode, t.Expr, t.Value, t.Outcome()))
 		}
 		for _, cause := range slices.Sorted(maps.Keys(s.CheckCauses)) {
-			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, stats.FormatCount(s.CheckCauses[cause]), cause))
+			causes = append(causes, fmt.Sprintf("- %s: %s × %s", s.Mode, render.FormatCount(s.CheckCauses[cause]), cause))
 		}
 		for _, w := range s.Warnings {
-			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, stats.OneLine(w)))
+			warnings = append(warnings, fmt.Sprintf("- %s: %s", s.Mode, render.OneLine(w)))
 		}
 	}
 	mw.Table([]string{"Mode", "Requests", "p50", "p90", "p99", "Max", "Requests/s", "Server CPU/request", "Peak RSS", "Errors", "Check failures"},
@@ -131,15 +132,15 @@ func operationRow(s OperationSummary) []string {
 	row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
 	// The CPU time is the median of the runs', each to one clock tick over
 	// its requests.
-	cpu := stats.FormatCPUPerRequest(s.ServerCPUUsPerRequest, s.Requests/int64(s.Runs))
-	return append(row, stats.FormatRate(s.RequestsPerS), cpu, stats.FormatBytes(float64(s.PeakRSSBytes)),
-		stats.FormatCount(s.Errors), stats.FormatCount(s.CheckFailures))
+	cpu := render.FormatCPUPerRequest(s.ServerCPUUsPerRequest, s.Requests/int64(s.Runs))
+	return append(row, render.FormatRate(s.RequestsPerS), cpu, render.FormatBytes(float64(s.PeakRSSBytes)),
+		render.FormatCount(s.Errors), render.FormatCount(s.CheckFailures))
 }
 
 // latencyCells are an operation's p50, p90, p99 and max, each "-" when no
 // request was answered.
 func latencyCells(l *stats.Latency) []string {
-	v, format := stats.LatencyFormatter(l)
+	v, format := render.LatencyFormatter(l)
 	return []string{format(v.P50), format(v.P90), format(v.P99), format(v.Max)}
 }
 
@@ -150,16 +151,16 @@ func requestsCell(s OperationSummary) string {
 	case s.Runs == 0:
 		return fmt.Sprintf("skipped in %s", english.Plural(s.SkippedRuns, "run"))
 	case s.SkippedRuns > 0:
-		return fmt.Sprintf("%s (skipped in %s)", stats.FormatCount(s.Requests), english.Plural(s.SkippedRuns, "run"))
+		return fmt.Sprintf("%s (skipped in %s)", render.FormatCount(s.Requests), english.Plural(s.SkippedRuns, "run"))
 	}
-	return stats.FormatCount(s.Requests)
+	return render.FormatCount(s.Requests)
 }
 
 // environment writes the machine and the server's binary.
 func (mw *markdownWriter) environment(e stats.Environment) {
-	mw.Printf("\n**Environment:** %s\n", stats.EnvironmentLine(e))
+	mw.Printf("\n**Environment:** %s\n", render.EnvironmentLine(e))
 	if b := e.Binary; b != nil {
-		line := fmt.Sprintf("`%s`, %s, SHA-256 %.12s…", b.Path, stats.FormatBytes(float64(b.SizeBytes)), b.SHA256)
+		line := fmt.Sprintf("`%s`, %s, SHA-256 %.12s…", b.Path, render.FormatBytes(float64(b.SizeBytes)), b.SHA256)
 		if b.GitRevision != "" {
 			line += fmt.Sprintf(", git %.12s", b.GitRevision)
 			if b.GitDirty {

@@ -1,6 +1,6 @@
 package suite
 
-import "github.com/pummel-dev/pummel/stats"
+import "github.com/pummel-dev/pummel/stats/render"
 
-// markdownWriter is a stats.Printer that the suite's renderers extend.
-type markdownWriter struct{ *stats.Printer }
+// markdownWriter is a render.Printer that the suite's renderers extend.
+type markdownWriter struct{ *render.Printer }

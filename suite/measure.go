@@ -9,6 +9,7 @@ import (
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // operation measures operation i with the server watched: its CPU time
@@ -109,8 +110,8 @@ func progressLine(s *Suite, run RunReport, done, total int) string {
 	}
 	return strings.Join([]string{
 		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
-		"startup " + stats.FormatTime(1e6*(run.StartupS)),
-		"idle RSS " + stats.FormatBytes(float64(run.IdleRSSBytes)),
+		"startup " + render.FormatTime(1e6*(run.StartupS)),
+		"idle RSS " + render.FormatBytes(float64(run.IdleRSSBytes)),
 		english.Plural(len(s.ops), "operation"),
 		english.Plural(int(failures), "check failure"),
 	}, ", ")

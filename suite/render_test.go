@@ -9,13 +9,14 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/golden"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // fixedResult is an operation's result with the given latencies (in
 // microseconds), built by hand so that every figure is known.
 func fixedResult(t *testing.T, latenciesUs []int64, rate float64, cpuUs float64, peak int64, failures int64) *stats.Result {
 	t.Helper()
-	h := stats.NewHistogram()
+	h := record.NewHistogram()
 	for _, us := range latenciesUs {
 		if err := h.RecordValue(us * 1000); err != nil {
 			t.Fatal(err)

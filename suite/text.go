@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/internal/english"
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // WriteText writes a short summary of r for the terminal: the modes'
 // startup and idle RSS, each operation's latency per mode, and the check
 // failures.
 func WriteText(w io.Writer, r *Report) error {
-	mw := &markdownWriter{stats.NewPrinter(w)}
+	mw := &markdownWriter{render.NewPrinter(w)}
 	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, english.Plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
 	rows := [][]string{{"mode", "runs", "startup", "(min–max)", "idle RSS", "(min–max)"}}
 	for _, m := range r.Summary.Modes {
@@ -22,8 +22,8 @@ func WriteText(w io.Writer, r *Report) error {
 			rows = append(rows, []string{m.Mode, "0", "–", "", "–", ""})
 			continue
 		}
-		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs), stats.FormatTime(1e6 * (st.Median)), stats.FormatTime(1e6*(st.Min)) + "–" + stats.FormatTime(1e6*(st.Max)),
-			stats.FormatBytes(idle.Median), stats.FormatBytes(idle.Min) + "–" + stats.FormatBytes(idle.Max)})
+		rows = append(rows, []string{m.Mode, fmt.Sprint(m.Runs), render.FormatTime(1e6 * (st.Median)), render.FormatTime(1e6*(st.Min)) + "–" + render.FormatTime(1e6*(st.Max)),
+			render.FormatBytes(idle.Median), render.FormatBytes(idle.Min) + "–" + render.FormatBytes(idle.Max)})
 	}
 	mw.aligned(rows)
 	for _, op := range r.Operations {
@@ -35,7 +35,7 @@ func WriteText(w io.Writer, r *Report) error {
 				rows = append(rows, []string{s.Mode, requestsCell(s), "", "", "", "", "", ""})
 			default:
 				row := append([]string{s.Mode, requestsCell(s)}, latencyCells(s.Latency)...)
-				rows = append(rows, append(row, stats.FormatRate(s.RequestsPerS), stats.FormatCount(s.CheckFailures)))
+				rows = append(rows, append(row, render.FormatRate(s.RequestsPerS), render.FormatCount(s.CheckFailures)))
 			}
 		}
 		mw.Printf("\n")

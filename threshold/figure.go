@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // kind is what a figure measures, which decides the units of its bound.
@@ -158,7 +159,7 @@ func lookup(name string) (figure, error) {
 		return statusFigure(m[1], m[2]), nil
 	}
 	if class, ok := strings.CutPrefix(name, "errors_"); ok {
-		for c := range stats.NumErrorClasses {
+		for c := range record.NumErrorClasses {
 			if c.String() == class {
 				return count(func(r stats.Result) int64 { return r.Errors.ByClass(c) }), nil
 			}

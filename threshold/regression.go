@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // DefaultRegressionFigure is the figure a regression bound without a name
@@ -91,11 +92,11 @@ func (g Regression) median(rs []stats.Result, side string) (float64, error) {
 func display(k kind, v float64) string {
 	switch k {
 	case timeKind:
-		return stats.FormatTime(v)
+		return render.FormatTime(v)
 	case bytesKind:
-		return stats.FormatBytes(v)
+		return render.FormatBytes(v)
 	case countKind:
-		return stats.FormatCount(int64(math.Round(v)))
+		return render.FormatCount(int64(math.Round(v)))
 	}
-	return stats.FormatRate(v)
+	return render.FormatRate(v)
 }

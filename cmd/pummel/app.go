@@ -29,7 +29,7 @@ func (e exitError) Error() string { return e.msg }
 
 // run is pummel: it parses args, does the work and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	rec := &record{}
+	rec := &commandLine{}
 	app := newApp(rec, &stdoutWriter{w: stdout}, stderr)
 	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	*rec = recordArgs(scanned)
@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // report prints err, one line per failure with secrets scrubbed, and
 // returns its exit code.
-func report(err error, rec record, stderr io.Writer) int {
+func report(err error, rec commandLine, stderr io.Writer) int {
 	var usage usageError
 	var exit exitError
 	code, msg := exitFailed, ""
@@ -67,7 +67,7 @@ func report(err error, rec record, stderr io.Writer) int {
 }
 
 // newApp builds the command tree; rec is filled in before it runs.
-func newApp(rec *record, stdout, stderr io.Writer) *cli.App {
+func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 	var o options
 	load := &loader{opts: &o, rec: rec, stdout: stdout, stderr: stderr}
 	app := &cli.App{

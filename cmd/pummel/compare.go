@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
@@ -51,9 +52,9 @@ func compareCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			write := stats.WriteComparison
+			write := render.WriteComparison
 			if format == "markdown" {
-				write = stats.WriteComparisonMarkdown
+				write = render.WriteComparisonMarkdown
 			}
 			if err := write(stdout, base, next); err != nil {
 				return err

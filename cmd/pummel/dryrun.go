@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // dryRun prints what the checked command line would run, and sends
@@ -16,7 +16,7 @@ import (
 // written (deploy/kubernetes's test does).
 func (l *loader) dryRun(cfg engine.Config) error {
 	var b strings.Builder
-	if err := stats.WriteHeader(&b, l.rec.runConfig(cfg)); err != nil {
+	if err := render.WriteHeader(&b, l.rec.runConfig(cfg)); err != nil {
 		return err
 	}
 	if s := cfg.Shard; s.Count > 1 {

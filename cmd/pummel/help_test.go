@@ -17,7 +17,7 @@ import (
 // 200, as they wrote repeatable flags' placeholders twice).
 func TestHelpFitsHundredColumns(t *testing.T) {
 	asks := [][]string{{"--help"}, {"-h"}, {"help"}, {"http://127.0.0.1:1/", "-h"}}
-	for _, c := range newApp(&record{}, io.Discard, io.Discard).Commands {
+	for _, c := range newApp(&commandLine{}, io.Discard, io.Discard).Commands {
 		asks = append(asks, []string{c.Name, "--help"}, []string{"help", c.Name})
 	}
 	for _, args := range asks {

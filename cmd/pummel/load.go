@@ -13,6 +13,7 @@ import (
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
@@ -20,10 +21,10 @@ import (
 // loader runs the load command (and demo) with the parsed options.
 type loader struct {
 	opts           *options
-	rec            *record // the command line as outputs show it
+	rec            *commandLine // the command line as outputs show it
 	stdout, stderr io.Writer
 
-	record    stats.RunConfig // what runs, as the header and every output say it
+	shape     stats.RunConfig // what runs, as the header and every output say it
 	progress  string          // --progress, -q read
 	announced bool            // the header was written when the load started
 }
@@ -101,8 +102,8 @@ func (l *loader) load(c *cli.Context) error {
 	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
-	l.record = l.rec.runConfig(cfg)
-	l.record.Runs = plan.runs
+	l.shape = l.rec.runConfig(cfg)
+	l.shape.Runs = plan.runs
 	progress := newProgress(l.stderr, l.progress)
 	if progress != nil {
 		cfg.Progress = progress.show
@@ -117,7 +118,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res.Config = l.record
+	res.Config = l.shape
 	identify(&res, cfg)
 	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
@@ -161,10 +162,10 @@ func (l *loader) announce() {
 		l.announced = true
 		// A failed write (a closed stdout) shows again, and is reported,
 		// when the result is written.
-		stats.WriteHeader(l.stdout, l.record) //nolint:errcheck // see above
+		render.WriteHeader(l.stdout, l.shape) //nolint:errcheck // see above
 	case l.progress != progressNever:
 		l.announced = true
-		stats.WriteHeader(l.stderr, l.record) //nolint:errcheck // stderr is best effort
+		render.WriteHeader(l.stderr, l.shape) //nolint:errcheck // stderr is best effort
 	}
 }
 
@@ -172,7 +173,7 @@ func (l *loader) announce() {
 // header that announce wrote there.
 func (l *loader) writeStdout(res stats.Result) error {
 	if l.opts.format == "text" {
-		return stats.WriteText(l.stdout, res, stats.TextOptions{Latency: l.opts.latency, SkipHeader: l.announced})
+		return render.WriteText(l.stdout, res, render.TextOptions{Latency: l.opts.latency, SkipHeader: l.announced})
 	}
 	return renderers[l.opts.format](l.stdout, res, l.opts)
 }
@@ -180,8 +181,8 @@ func (l *loader) writeStdout(res stats.Result) error {
 // renderers maps --format names to the stats renderers.
 var renderers = map[string]func(io.Writer, stats.Result, *options) error{
 	"text": func(w io.Writer, r stats.Result, o *options) error {
-		return stats.WriteText(w, r, stats.TextOptions{Latency: o.latency})
+		return render.WriteText(w, r, render.TextOptions{Latency: o.latency})
 	},
 	"json":     func(w io.Writer, r stats.Result, _ *options) error { return stats.WriteJSON(w, r) },
-	"markdown": func(w io.Writer, r stats.Result, _ *options) error { return stats.WriteMarkdown(w, r) },
+	"markdown": func(w io.Writer, r stats.Result, _ *options) error { return render.WriteMarkdown(w, r) },
 }

@@ -228,7 +228,7 @@ func TestOpenLoopCommandLine(t *testing.T) {
 }
 
 func TestSubcommandFlagsTakeTheirValues(t *testing.T) {
-	app := newApp(&record{}, io.Discard, io.Discard)
+	app := newApp(&commandLine{}, io.Discard, io.Discard)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--delay", "2ms"}
 	got := normalizeArgs(scanArgs(args, specOf(flagsFor(app, args)), commandNames(app)))
 	if strings.Join(got, " ") != "serve --addr 127.0.0.1:0 --delay 2ms" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/wholefile"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // output is one file a command was asked to write the result to, or a
@@ -30,7 +31,7 @@ func (o *options) files() []output {
 		outs = append(outs, output{flag: "-o", path: path, render: func(w io.Writer, r stats.Result) error { return render(w, r, o) }})
 	}
 	if o.hdrLog != "" {
-		outs = append(outs, output{flag: "--hdr-log", path: o.hdrLog, render: stats.WriteHdrLog})
+		outs = append(outs, output{flag: "--hdr-log", path: o.hdrLog, render: render.WriteHdrLog})
 	}
 	return outs
 }

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // savedPart is one small part of a sharded load as pummel --format json writes it.
 func savedPart(t *testing.T, shard int) string {
 	t.Helper()
-	r := stats.Merge([]*stats.Recorder{stats.NewRecorder()}, 0, nil)
+	r := stats.Merge([]*record.Recorder{record.New()}, 0, nil)
 	r.Config.URL = "http://127.0.0.1:8080/"
 	r.Shard = &stats.Shard{Index: shard, Count: 2}
 	var b bytes.Buffer

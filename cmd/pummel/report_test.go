@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 func TestReportMergesSavedResults(t *testing.T) {
@@ -55,7 +56,7 @@ func TestReportBadInput(t *testing.T) {
 		return path
 	}
 	notJSON := file("notes.json", "hello")
-	h := stats.NewHistogram()
+	h := record.NewHistogram()
 	h.RecordValue(150_000) //nolint:errcheck // in range
 	oneLatency, err := stats.EncodeHistogram(h)
 	if err != nil {

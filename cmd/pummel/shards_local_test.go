@@ -11,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // One load run by N processes, as N machines of a Kubernetes Indexed Job
@@ -97,7 +98,7 @@ func runParts(ctx context.Context, t *testing.T, bin string, n int, load []strin
 // merge of the parts' own.
 func checkMergedHistogram(t *testing.T, merged stats.Result, outs [][]byte) {
 	t.Helper()
-	want := stats.NewHistogram()
+	want := record.NewHistogram()
 	for i, out := range outs {
 		var r stats.Result
 		if err := json.Unmarshal(out, &r); err != nil {

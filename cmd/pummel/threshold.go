@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 )
 
@@ -62,7 +63,7 @@ func runExit(res stats.Result, writeErr error) error {
 		code = exitFailed
 	case res.Requests == 0: // the figures are written, but the run measured nothing
 		code = exitFailed
-		lines = append(lines, fmt.Sprintf("not one request was answered (errors: %s)", res.Errors))
+		lines = append(lines, fmt.Sprintf("not one request was answered (errors: %s)", render.ErrorList(res.Errors)))
 	case len(lines) == 0:
 		return nil
 	}

@@ -1,23 +1,25 @@
-package stats
+package render
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // writeOpenLoop prints, for an open-loop result, the block Vegeta users
 // know, once per stage: requests, durations, latencies, bytes, success,
 // status codes and the error set, plus the uncorrected latencies and the
 // schedule lag that only an open-loop run has.
-func writeOpenLoop(ew *Printer, r Result) {
+func writeOpenLoop(ew *Printer, r stats.Result) {
 	stages := r.Stages
 	if len(stages) == 0 {
 		if r.TargetRate == 0 {
 			return
 		}
-		stages = []Result{r}
+		stages = []stats.Result{r}
 	}
 	for i, st := range stages {
 		ew.Printf("\nStage %d of %d: %g requests/s for %v\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
@@ -30,7 +32,7 @@ func vegetaRow(ew *Printer, name, fields, values string) {
 	ew.Printf("%-13s %-34s %s\n", name, "["+fields+"]", values)
 }
 
-func writeVegetaBlock(ew *Printer, r Result) {
+func writeVegetaBlock(ew *Printer, r stats.Result) {
 	sent := r.Requests + r.Errors.Socket()
 	ok := r.Requests - r.Errors.Status - r.Errors.Validation
 	total := r.AttackS + r.WaitS
@@ -46,7 +48,7 @@ func writeVegetaBlock(ew *Printer, r Result) {
 	}
 	if l := r.ScheduleLag; l != nil {
 		vegetaRow(ew, "Schedule lag", "50, 99, max, sends > 2ms late", fmt.Sprintf("%v, %v, %v, %d",
-			Micros(l.P50), Micros(l.P99), Micros(l.Max), l.LateSends))
+			stats.Micros(l.P50), stats.Micros(l.P99), stats.Micros(l.Max), l.LateSends))
 	}
 	vegetaRow(ew, "Bytes In", "total, mean", byteMean(r.BytesRead, sent))
 	vegetaRow(ew, "Bytes Out", "total, mean", byteMean(r.BytesWritten, sent))
@@ -63,14 +65,14 @@ func writeVegetaBlock(ew *Printer, r Result) {
 }
 
 // latencyList is Vegeta's list of latencies, or absent without any.
-func latencyList(l *Latency) string {
+func latencyList(l *stats.Latency) string {
 	if l == nil {
 		return absent
 	}
 	vals := []float64{l.Min, l.Mean, l.P50, l.P90, l.P95, l.P99, l.Max}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = Micros(v).String()
+		parts[i] = stats.Micros(v).String()
 	}
 	return strings.Join(parts, ", ")
 }
@@ -98,7 +100,7 @@ func statusCounts(status map[string]int64) string {
 
 // errorSet lists each distinct error with its count, as Vegeta's Error Set
 // lists each distinct error.
-func errorSet(r Result) []string {
+func errorSet(r stats.Result) []string {
 	var set []string
 	for class, causes := range r.ErrorCauses {
 		for cause, n := range causes {

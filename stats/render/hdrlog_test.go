@@ -1,4 +1,4 @@
-package stats
+package render
 
 import (
 	"bytes"
@@ -7,16 +7,18 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 func TestHdrLogReadsBack(t *testing.T) {
-	r := Result{Start: "2026-11-30T04:00:00Z"}
+	r := stats.Result{Start: "2026-11-30T04:00:00Z"}
 	for i, n := range []int{100, 250, 40} {
-		h := NewHistogram()
+		h := record.NewHistogram()
 		for j := range n {
 			h.RecordValue(int64((j + 1) * int(time.Microsecond)))
 		}
-		s, err := NewSecond(float64(i+1), h, Errors{}, 0)
+		s, err := stats.NewSecond(float64(i+1), h, stats.Errors{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +41,7 @@ func TestHdrLogReadsBack(t *testing.T) {
 	if h, err := reader.NextIntervalHistogram(); h != nil || (err != nil && err != io.EOF) {
 		t.Errorf("a fourth interval: %v, %v", h, err)
 	}
-	if err := WriteHdrLog(io.Discard, Result{}); err == nil {
+	if err := WriteHdrLog(io.Discard, stats.Result{}); err == nil {
 		t.Error("a result without a start time was accepted")
 	}
 }

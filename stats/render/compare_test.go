@@ -1,8 +1,13 @@
-package stats
+package render
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/pummel-dev/pummel/internal/golden"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/internal/statstest"
 )
 
 // TestCompareKeepsServerRows pins that the server's figures, startup and
@@ -10,17 +15,17 @@ import (
 // or started it afresh for each of --runs (whose merged result keeps the
 // servers in its runs).
 func TestCompareKeepsServerRows(t *testing.T) {
-	once := countedRun()
-	run := func(startupS float64, idle int64) Result {
-		r := countedRun()
+	once := statstest.Counted()
+	run := func(startupS float64, idle int64) stats.Result {
+		r := statstest.Counted()
 		r.Server[0].StartupS, r.Server[0].RSSBytes.Idle = &startupS, idle
 		return r
 	}
-	runs := countedRun()
-	runs.Server, runs.Runs = nil, []Result{run(0.010, 18_000_000), run(0.014, 20_000_000)}
+	runs := statstest.Counted()
+	runs.Server, runs.Runs = nil, []stats.Result{run(0.010, 18_000_000), run(0.014, 20_000_000)}
 	for _, tt := range []struct {
 		name       string
-		base, next Result
+		base, next stats.Result
 	}{
 		{"runs against once", once, runs},
 		{"once against runs", runs, once},
@@ -28,7 +33,7 @@ func TestCompareKeepsServerRows(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := WriteComparison(&b, []Result{tt.base}, []Result{tt.next}); err != nil {
+			if err := WriteComparison(&b, []stats.Result{tt.base}, []stats.Result{tt.next}); err != nil {
 				t.Fatal(err)
 			}
 			for _, row := range []string{"Server startup", "Server RSS idle", "Server RSS peak", "Server CPU/request"} {
@@ -41,4 +46,17 @@ func TestCompareKeepsServerRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestComparisonGolden(t *testing.T) {
+	base, next := []stats.Result{statstest.Clean(t)}, []stats.Result{statstest.Counted(), statstest.Counted()}
+	var txt, md bytes.Buffer
+	if err := WriteComparison(&txt, base, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteComparisonMarkdown(&md, base, next); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "compare.txt.golden", txt.Bytes())
+	golden.Check(t, "compare.md.golden", md.Bytes())
 }

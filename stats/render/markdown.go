@@ -1,19 +1,20 @@
-package stats
+package render
 
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/pummel-dev/pummel/internal/english"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // WriteMarkdown writes r as GitHub markdown ready to paste into a
 // BENCHMARKS.md: a Metric | Result | How table, notes (interruption,
 // warnings), the latency distribution, the errors when there were any, the
 // exact command and the environment the figures were measured in.
-func WriteMarkdown(w io.Writer, r Result) error {
+func WriteMarkdown(w io.Writer, r stats.Result) error {
 	ew := NewPrinter(w)
 	ew.Table([]string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
 	writeNotes(ew, r)
@@ -26,7 +27,7 @@ func WriteMarkdown(w io.Writer, r Result) error {
 		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
 	}
 	writeCommand(ew, r.Config)
-	if env := environmentLine(r.Environment); env != "" {
+	if env := EnvironmentLine(r.Environment); env != "" {
 		ew.Printf("\n**Environment:** %s\n", env)
 	}
 	if ew.Err() != nil {
@@ -36,20 +37,20 @@ func WriteMarkdown(w io.Writer, r Result) error {
 }
 
 // metricRows are the rows of the Metric | Result | How table.
-func metricRows(r Result) [][]string {
+func metricRows(r stats.Result) [][]string {
 	c := r.Config
-	l, lat := latencyFormatter(r.Latency)
+	l, lat := LatencyFormatter(r.Latency)
 	rows := [][]string{
-		{"Throughput", fmt.Sprintf("%s req/s (%s requests in %s)", groupFloat(r.RequestsPerS, 2),
-			groupInt(r.Requests), formatTimeUs(r.DurationS*1e6)), loadShape(c)},
+		{"Throughput", fmt.Sprintf("%s req/s (%s requests in %s)", FormatRate(r.RequestsPerS),
+			FormatCount(r.Requests), FormatTime(r.DurationS*1e6)), loadShape(c)},
 		{"Transfer", FormatBytes(bytesPerSecond(r)) + "/s", fmt.Sprintf("%s read, %s written on the wire, headers and bodies",
 			FormatBytes(float64(r.BytesRead)), FormatBytes(float64(r.BytesWritten)))},
 		{"Latency p50", lat(l.P50), latencyHow(c)},
 		{"Latency p90", lat(l.P90), "percentile over every response (HdrHistogram, 3 significant digits)"},
 		{"Latency p99", lat(l.P99), "percentile over every response"},
 		{"Latency max", lat(l.Max), "slowest response"},
-		{"Errors", r.Errors.String(), "failed requests by class: connect, read, write, timeout, status, validation"},
-		{"Non-2xx or 3xx", groupInt(r.Errors.Status), "responses with HTTP status ≥ 400, as wrk counts them"},
+		{"Errors", ErrorList(r.Errors), "failed requests by class: connect, read, write, timeout, status, validation"},
+		{"Non-2xx or 3xx", FormatCount(r.Errors.Status), "responses with HTTP status ≥ 400, as wrk counts them"},
 	}
 	if len(r.Status) > 0 {
 		rows = append(rows, []string{"Status codes", statusSummary(r.Status), "responses by HTTP status"})
@@ -74,14 +75,14 @@ func metricRows(r Result) [][]string {
 
 // loadShape says how the load was applied: "closed loop, 64 keep-alive
 // connections, 4 threads, 10s".
-func loadShape(c RunConfig) string {
+func loadShape(c stats.RunConfig) string {
 	conns := english.Plural(c.Connections, "connection")
 	if c.KeepAlive {
 		conns = english.Plural(c.Connections, "keep-alive connection")
 	}
 	var limits []string
 	if c.Requests > 0 {
-		limits = append(limits, groupInt(c.Requests)+" requests")
+		limits = append(limits, FormatCount(c.Requests)+" requests")
 	}
 	if c.DurationS > 0 {
 		limits = append(limits, testDuration(c.DurationS))
@@ -103,7 +104,7 @@ func loadShape(c RunConfig) string {
 		shape += ", after a " + testDuration(c.WarmupS) + " warm-up"
 	}
 	if c.WarmupRequests > 0 {
-		shape += fmt.Sprintf(", after %s warm-up requests", groupInt(c.WarmupRequests))
+		shape += fmt.Sprintf(", after %s warm-up requests", FormatCount(c.WarmupRequests))
 	}
 	if c.Runs > 1 {
 		shape += fmt.Sprintf(", in each of %d runs", c.Runs)
@@ -115,13 +116,13 @@ func loadShape(c RunConfig) string {
 func statusSummary(status map[string]int64) string {
 	items := make([]string, 0, len(status))
 	for _, code := range sortedCodes(status) {
-		items = append(items, code+" × "+groupInt(status[code]))
+		items = append(items, code+" × "+FormatCount(status[code]))
 	}
 	return strings.Join(items, ", ")
 }
 
 // serverRows describe one watched server process.
-func serverRows(s ServerUsage, requests int64) [][]string {
+func serverRows(s stats.ServerUsage, requests int64) [][]string {
 	pid := fmt.Sprintf(" (pid %d)", s.PID)
 	var rows [][]string
 	if rss := rssSummary(s.RSSBytes); rss != "" {
@@ -132,7 +133,7 @@ func serverRows(s ServerUsage, requests int64) [][]string {
 		fmt.Sprintf("%s, %s per request", FormatCPUSeconds(s.CPUSeconds), FormatCPUPerRequest(s.CPUUsPerRequest, requests)),
 		"user + system CPU time of the process during the load, in the kernel's 10 ms clock ticks (per request: to one tick over the requests)"})
 	if s.StartupS != nil {
-		rows = append(rows, []string{"Server startup" + pid, formatTimeUs(*s.StartupS * 1e6),
+		rows = append(rows, []string{"Server startup" + pid, FormatTime(*s.StartupS * 1e6),
 			"from exec to the first good response, polled about every 1 ms"})
 	}
 	if s.ExitedDuringLoad {
@@ -141,7 +142,7 @@ func serverRows(s ServerUsage, requests int64) [][]string {
 	return rows
 }
 
-func writeNotes(ew *Printer, r Result) {
+func writeNotes(ew *Printer, r stats.Result) {
 	if !r.Interrupted && len(r.Warnings) == 0 {
 		return
 	}
@@ -150,12 +151,12 @@ func writeNotes(ew *Printer, r Result) {
 		ew.Printf("- Interrupted: these are the results gathered before the run was stopped.\n")
 	}
 	for _, warning := range r.Warnings {
-		ew.Printf("- Warning: %s\n", oneLine(warning))
+		ew.Printf("- Warning: %s\n", OneLine(warning))
 	}
 }
 
-func distributionRows(latency *Latency) [][]string {
-	l, lat := latencyFormatter(latency)
+func distributionRows(latency *stats.Latency) [][]string {
+	l, lat := LatencyFormatter(latency)
 	rows := make([][]string, 0, 8)
 	for _, p := range []struct {
 		name string
@@ -168,12 +169,12 @@ func distributionRows(latency *Latency) [][]string {
 }
 
 // errorRows has one row per class that failed or has causes.
-func errorRows(r Result) [][]string {
+func errorRows(r stats.Result) [][]string {
 	var rows [][]string
-	for c := range NumErrorClasses {
+	for c := range record.NumErrorClasses {
 		n, causes := r.Errors.ByClass(c), r.ErrorCauses[c.String()]
 		if n > 0 || len(causes) > 0 {
-			rows = append(rows, []string{c.String(), groupInt(n), causeList(causes)})
+			rows = append(rows, []string{c.String(), FormatCount(n), causeList(causes)})
 		}
 	}
 	return rows
@@ -182,7 +183,7 @@ func errorRows(r Result) [][]string {
 // writeCommand prints the command, or each command of the results merged,
 // in a fence longer than any run of backquotes inside them, so that no
 // command can end the block early.
-func writeCommand(ew *Printer, c RunConfig) {
+func writeCommand(ew *Printer, c stats.RunConfig) {
 	title, commands := "Command", []string{c.Command}
 	if len(c.MergedCommands) > 0 {
 		title, commands = fmt.Sprintf("Commands (%d results merged)", len(c.MergedCommands)), c.MergedCommands
@@ -198,10 +199,10 @@ func writeCommand(ew *Printer, c RunConfig) {
 	ew.Printf("\n**%s**\n\n%ssh\n%s\n%s\n", title, fence, block, fence)
 }
 
-// environmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,
+// EnvironmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,
 // kernel 6.8.0, go1.26.8, pummel v0.1.0, 2025-11-30T03:50:00Z", without the
 // parts that are unknown.
-func environmentLine(e Environment) string {
+func EnvironmentLine(e stats.Environment) string {
 	var parts []string
 	add := func(format string, value any, known bool) {
 		if known {
@@ -216,56 +217,19 @@ func environmentLine(e Environment) string {
 	add("%s", e.GoVersion, e.GoVersion != "")
 	add("pummel %s", e.PummelVersion, e.PummelVersion != "")
 	add("%s", e.Date, e.Date != "")
-	return oneLine(strings.Join(parts, ", "))
+	return OneLine(strings.Join(parts, ", "))
 }
 
-// Table writes a GitHub table; aligns holds each column's delimiter
-// ("---", "---:"); cells are kept to one line with "|" escaped.
-func (ew *Printer) Table(header, aligns []string, rows [][]string) {
-	ew.Printf("| %s |\n|%s|\n", strings.Join(cells(header), " | "), strings.Join(aligns, "|"))
-	for _, row := range rows {
-		ew.Printf("| %s |\n", strings.Join(cells(row), " | "))
-	}
-}
-
-// cells escapes text for table cells: "|" would start a new cell and a line
-// break would end the table.
-func cells(row []string) []string {
-	out := make([]string, len(row))
-	for i, cell := range row {
-		out[i] = strings.ReplaceAll(oneLine(cell), "|", `\|`)
-	}
-	return out
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// groupInt formats n with commas between thousands: "40,000".
-func groupInt(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) }
-
-// groupFloat formats f with prec decimals and commas between thousands:
-// "2,246,229.09".
-func groupFloat(f float64, prec int) string {
-	whole, frac, ok := strings.Cut(strconv.FormatFloat(f, 'f', prec, 64), ".")
-	if ok {
-		return groupDigits(whole) + "." + frac
-	}
-	return groupDigits(whole)
-}
-
-func groupDigits(s string) string {
-	sign, digits := "", s
-	if strings.HasPrefix(s, "-") {
-		sign, digits = "-", s[1:]
-	}
-	var b strings.Builder
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
+// ErrorList lists the classes that failed, "read 3, timeout 1", or "none".
+func ErrorList(e stats.Errors) string {
+	var items []string
+	for c := range record.NumErrorClasses {
+		if n := e.ByClass(c); n > 0 {
+			items = append(items, fmt.Sprintf("%s %s", c, FormatCount(n)))
 		}
-		b.WriteRune(d)
 	}
-	return sign + b.String()
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
 }

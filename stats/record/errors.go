@@ -1,4 +1,4 @@
-package stats
+package record
 
 // ErrorClass is the closed set of ways a request can fail. The first five
 // are wrk's; validation is pummel's own (a response that failed a check).

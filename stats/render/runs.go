@@ -1,8 +1,10 @@
-package stats
+package render
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // runFigures are the figures summarised across runs.
@@ -10,26 +12,26 @@ var runFigures = []comparedFigure{
 	startupFigure("Startup"),
 	idleRSSFigure("Idle RSS"),
 	peakRSSFigure("Peak RSS"),
-	serverFigure("RSS after load", func(s ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }, FormatBytes),
+	serverFigure("RSS after load", func(s stats.ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }, FormatBytes),
 	serverCPUFigure,
 	requestsPerSFigure,
-	latencyFigure("Latency p50", func(l Latency) float64 { return l.P50 }),
-	latencyFigure("Latency p99", func(l Latency) float64 { return l.P99 }),
+	latencyFigure("Latency p50", func(l stats.Latency) float64 { return l.P50 }),
+	latencyFigure("Latency p99", func(l stats.Latency) float64 { return l.P99 }),
 	errorsFigure,
 }
 
 // runRow summarises one figure over the runs: name, min, median, max;
 // false when no run has it.
-func runRow(rs []Result, f comparedFigure) ([]string, bool) {
+func runRow(rs []stats.Result, f comparedFigure) ([]string, bool) {
 	vs, ok := sideValues(rs, f)
 	if !ok {
 		return nil, false
 	}
-	return []string{f.name, f.format(slices.Min(vs)), f.format(Median(vs)), f.format(slices.Max(vs))}, true
+	return []string{f.name, f.format(slices.Min(vs)), f.format(stats.Median(vs)), f.format(slices.Max(vs))}, true
 }
 
 // runRows summarises each figure over the runs: min, median, max.
-func runRows(rs []Result) [][]string {
+func runRows(rs []stats.Result) [][]string {
 	var rows [][]string
 	for _, f := range runFigures {
 		if row, ok := runRow(rs, f); ok {
@@ -40,7 +42,7 @@ func runRows(rs []Result) [][]string {
 }
 
 // spanOf describes a figure over the runs as "median (min–max, N runs)".
-func spanOf(rs []Result, name string) (string, bool) {
+func spanOf(rs []stats.Result, name string) (string, bool) {
 	i := slices.IndexFunc(runFigures, func(f comparedFigure) bool { return f.name == name })
 	if i < 0 {
 		return "", false
@@ -56,7 +58,7 @@ func spanOf(rs []Result, name string) (string, bool) {
 }
 
 // writeRunsText prints the runs table after pummel's other lines.
-func writeRunsText(ew *Printer, rs []Result) {
+func writeRunsText(ew *Printer, rs []stats.Result) {
 	if len(rs) < 2 {
 		return
 	}

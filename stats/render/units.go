@@ -1,7 +1,8 @@
-package stats
+package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -38,9 +39,9 @@ func (t unitTable) format(n float64, precision int) string {
 	return fmt.Sprintf("%.*f%s", precision, amt, unit)
 }
 
-// formatTimeUs formats a duration in microseconds as wrk's format_time_us:
+// FormatTime formats a duration in microseconds as wrk's format_time_us:
 // "635.91us", "0.89ms", "1.50s", "10.00m".
-func formatTimeUs(us float64) string {
+func FormatTime(us float64) string {
 	if us >= 1e6 {
 		return secondUnits.format(us/1e6, 2)
 	}
@@ -93,4 +94,38 @@ func endsInLetter(s string, i int) bool {
 	}
 	c := rune(s[len(s)-i])
 	return c < unicode.MaxASCII && unicode.IsLetter(c)
+}
+
+// OneLine folds every run of white space in s, line breaks included, into
+// one space.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// FormatCount formats n with commas between thousands: "40,000".
+func FormatCount(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) }
+
+// FormatRate formats a rate with two decimals and commas between
+// thousands: "2,246,229.09".
+func FormatRate(f float64) string {
+	whole, frac, ok := strings.Cut(strconv.FormatFloat(f, 'f', 2, 64), ".")
+	if ok {
+		return groupDigits(whole) + "." + frac
+	}
+	return groupDigits(whole)
+}
+
+func groupDigits(s string) string {
+	sign, digits := "", s
+	if strings.HasPrefix(s, "-") {
+		sign, digits = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return sign + b.String()
 }

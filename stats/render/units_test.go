@@ -1,4 +1,4 @@
-package stats
+package render
 
 import "testing"
 
@@ -27,8 +27,8 @@ func TestFormatTimeUs(t *testing.T) {
 		{"h is never reached", 7200e6, "120.00m"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := formatTimeUs(tt.us); got != tt.want {
-				t.Errorf("formatTimeUs(%v) = %q, want %q", tt.us, got, tt.want)
+			if got := FormatTime(tt.us); got != tt.want {
+				t.Errorf("FormatTime(%v) = %q, want %q", tt.us, got, tt.want)
 			}
 		})
 	}
@@ -96,10 +96,10 @@ func TestPrintUnits(t *testing.T) {
 		width  int
 		want   string
 	}{
-		{"two-letter unit fills the column", 635.91, formatTimeUs, 8, "635.91us"},
-		{"two-letter unit right-aligned", 890, formatTimeUs, 10, "    0.89ms"},
+		{"two-letter unit fills the column", 635.91, FormatTime, 8, "635.91us"},
+		{"two-letter unit right-aligned", 890, FormatTime, 10, "    0.89ms"},
 		{"one-letter unit gets one space after", 56_200, formatMetric, 8, " 56.20k "},
-		{"seconds get one space after", 1.5e6, formatTimeUs, 8, "  1.50s "},
+		{"seconds get one space after", 1.5e6, FormatTime, 8, "  1.50s "},
 		{"no unit gets two spaces after", 12, formatMetric, 9, "  12.00  "},
 		{"too wide is cut as by %*.*s", 1e15, formatMetric, 8, "1000.00 "},
 	} {

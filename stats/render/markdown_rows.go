@@ -1,38 +1,42 @@
-package stats
+package render
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pummel-dev/pummel/stats"
+)
 
 // openLoopRows are the open-loop figures: one row per stage with its target
 // and achieved rates, the uncorrected latency and the schedule lag.
-func openLoopRows(r Result) [][]string {
+func openLoopRows(r stats.Result) [][]string {
 	var rows [][]string
 	stages := r.Stages
 	if len(stages) == 0 && r.TargetRate > 0 {
-		stages = []Result{r}
+		stages = []stats.Result{r}
 	}
 	for i, st := range stages {
-		l, lat := latencyFormatter(st.Latency)
+		l, lat := LatencyFormatter(st.Latency)
 		name := "Rate"
 		if len(stages) > 1 {
 			name = fmt.Sprintf("Stage %d rate", i+1)
 		}
-		rows = append(rows, []string{name, fmt.Sprintf("%s of %g req/s; p50 %s, p99 %s, max %s", groupFloat(st.AchievedRate, 2),
+		rows = append(rows, []string{name, fmt.Sprintf("%s of %g req/s; p50 %s, p99 %s, max %s", FormatRate(st.AchievedRate),
 			st.TargetRate, lat(l.P50), lat(l.P99), lat(l.Max)),
 			"achieved send rate; latency from each request's intended send time (corrected for coordinated omission)"})
 	}
 	if u := r.LatencyUncorrected; u != nil {
-		rows = append(rows, []string{"Latency uncorrected p50 / p99", formatTimeUs(u.P50) + " / " + formatTimeUs(u.P99),
+		rows = append(rows, []string{"Latency uncorrected p50 / p99", FormatTime(u.P50) + " / " + FormatTime(u.P99),
 			"from the actual send, as tools without a schedule measure"})
 	}
 	if l := r.ScheduleLag; l != nil {
-		rows = append(rows, []string{"Schedule lag p50 / p99 / max", fmt.Sprintf("%s / %s / %s, %s sends late", formatTimeUs(l.P50),
-			formatTimeUs(l.P99), formatTimeUs(l.Max), groupInt(l.LateSends)), "how late sends left against the schedule; late: over 2 ms"})
+		rows = append(rows, []string{"Schedule lag p50 / p99 / max", fmt.Sprintf("%s / %s / %s, %s sends late", FormatTime(l.P50),
+			FormatTime(l.P99), FormatTime(l.Max), FormatCount(l.LateSends)), "how late sends left against the schedule; late: over 2 ms"})
 	}
 	return rows
 }
 
 // latencyHow says where latency is measured from.
-func latencyHow(c RunConfig) string {
+func latencyHow(c stats.RunConfig) string {
 	if len(c.Rates) > 0 {
 		return "from each request's intended send time on the schedule to reading its whole response"
 	}
@@ -41,7 +45,7 @@ func latencyHow(c RunConfig) string {
 
 // runMetricRows are the seed-style rows of an --exec run: binary size,
 // startup, idle RSS and RSS after load, as medians over the runs.
-func runMetricRows(r Result) [][]string {
+func runMetricRows(r stats.Result) [][]string {
 	var rows [][]string
 	if b := r.Environment.Binary; b != nil {
 		rows = append(rows, []string{"Binary size", FormatBytes(float64(b.SizeBytes)),
@@ -49,7 +53,7 @@ func runMetricRows(r Result) [][]string {
 	}
 	runs := r.Runs
 	if len(runs) == 0 && len(r.Server) > 0 && r.Server[0].StartupS != nil {
-		runs = []Result{r}
+		runs = []stats.Result{r}
 	}
 	hows := map[string]string{
 		"Startup":            "spawn to the first good response on the ready URL, polled about every 1 ms",

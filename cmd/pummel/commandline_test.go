@@ -7,8 +7,8 @@ import (
 )
 
 // recorded returns the command line as pummel records it.
-func recorded(args ...string) record {
-	app := newApp(&record{}, io.Discard, io.Discard)
+func recorded(args ...string) commandLine {
+	app := newApp(&commandLine{}, io.Discard, io.Discard)
 	return recordArgs(scanArgs(args, specOf(flagsFor(app, args)), commandNames(app)))
 }
 

@@ -1,4 +1,4 @@
-package stats
+package render
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // WriteHdrLog writes the result's timeline as an HdrHistogram interval log
 // (the format HdrHistogram's plotter and HistogramLogAnalyzer read): one
 // interval histogram per second, values in nanoseconds (the log's max
 // column in milliseconds), times from the start of the measurement.
-func WriteHdrLog(w io.Writer, r Result) error {
+func WriteHdrLog(w io.Writer, r stats.Result) error {
 	start, err := time.Parse(time.RFC3339Nano, r.Start)
 	if err != nil {
 		return fmt.Errorf("hdr log: the result has no start time: %w", err)
@@ -34,7 +35,7 @@ func WriteHdrLog(w io.Writer, r Result) error {
 	}
 	prev := 0.0
 	for _, s := range r.Timeline {
-		h, err := DecodeHistogram(s.Histogram)
+		h, err := stats.DecodeHistogram(s.Histogram)
 		if err != nil {
 			return fmt.Errorf("hdr log: second %g: %w", s.At, err)
 		}

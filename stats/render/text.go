@@ -1,4 +1,4 @@
-package stats
+package render
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // TextOptions chooses what WriteText prints beyond wrk's default report.
@@ -22,7 +25,7 @@ type TextOptions struct {
 // latency distribution with opts.Latency, the totals, socket errors,
 // non-2xx responses, Requests/sec and Transfer/sec. pummel's own lines
 // (status codes, error causes, server usage, warnings) follow wrk's.
-func WriteText(w io.Writer, r Result, opts TextOptions) error {
+func WriteText(w io.Writer, r stats.Result, opts TextOptions) error {
 	ew := NewPrinter(w)
 	if !opts.SkipHeader {
 		writeHeader(ew, r.Config)
@@ -56,10 +59,10 @@ func WriteText(w io.Writer, r Result, opts TextOptions) error {
 	return nil
 }
 
-func writeThreadStats(ew *Printer, r Result) {
+func writeThreadStats(ew *Printer, r stats.Result) {
 	ew.Printf("  Thread Stats%6s%11s%8s%12s\n", "Avg", "Stdev", "Max", "+/- Stdev")
 	if l := r.Latency; l != nil {
-		writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, formatTimeUs)
+		writeStatsRow(ew, "Latency", l.Mean, l.Stdev, l.Max, l.WithinStdevPct, FormatTime)
 	} else {
 		ew.Printf("    %-10s%8s%10s%9s%9s\n", "Latency", absent, absent, absent, absent)
 	}
@@ -74,23 +77,23 @@ func writeStatsRow(ew *Printer, name string, mean, stdev, maxv, within float64, 
 }
 
 // writeLatencyDistribution is wrk's print_stats_latency.
-func writeLatencyDistribution(ew *Printer, l *Latency) {
+func writeLatencyDistribution(ew *Printer, l *stats.Latency) {
 	ew.Printf("  Latency Distribution\n")
-	v, _ := latencyFormatter(l)
+	v, _ := LatencyFormatter(l)
 	for _, p := range []struct {
 		pct float64
 		us  float64
 	}{{50, v.P50}, {75, v.P75}, {90, v.P90}, {99, v.P99}} {
 		cell := fmt.Sprintf("%10s", absent)
 		if l != nil {
-			cell = printUnits(p.us, formatTimeUs, 10)
+			cell = printUnits(p.us, FormatTime, 10)
 		}
 		ew.Printf("%7.0f%%%s\n", p.pct, cell)
 	}
 }
 
-func writeWrkTotals(ew *Printer, r Result) {
-	ew.Printf("  %d requests in %s, %sB read\n", r.Requests, formatTimeUs(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
+func writeWrkTotals(ew *Printer, r stats.Result) {
+	ew.Printf("  %d requests in %s, %sB read\n", r.Requests, FormatTime(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
 	if e := r.Errors; e.Socket() > 0 {
 		ew.Printf("  Socket errors: connect %d, read %d, write %d, timeout %d\n", e.Connect, e.Read, e.Write, e.Timeout)
 	}
@@ -103,7 +106,7 @@ func writeWrkTotals(ew *Printer, r Result) {
 
 // bytesPerSecond is the read rate, 0 rather than NaN or Inf for a run that
 // measured no time.
-func bytesPerSecond(r Result) float64 {
+func bytesPerSecond(r stats.Result) float64 {
 	if r.DurationS <= 0 {
 		return 0
 	}
@@ -139,7 +142,7 @@ func sortedCodes(status map[string]int64) []string {
 	return codes
 }
 
-func writeErrorDetails(ew *Printer, r Result) {
+func writeErrorDetails(ew *Printer, r stats.Result) {
 	if r.Errors.Validation > 0 {
 		ew.Printf("Validation errors: %d\n", r.Errors.Validation)
 	}
@@ -157,8 +160,8 @@ func writeErrorDetails(ew *Printer, r Result) {
 // then any class this version does not know, by name.
 func causeClasses(causes map[string]map[string]int64) []string {
 	var classes, unknown []string
-	known := make(map[string]bool, NumErrorClasses)
-	for c := range NumErrorClasses {
+	known := make(map[string]bool, record.NumErrorClasses)
+	for c := range record.NumErrorClasses {
 		known[c.String()] = true
 		if len(causes[c.String()]) > 0 {
 			classes = append(classes, c.String())
@@ -194,12 +197,12 @@ func causeList(causes map[string]int64) string {
 	return strings.Join(items, ", ")
 }
 
-func writeConnections(ew *Printer, r Result) {
+func writeConnections(ew *Printer, r stats.Result) {
 	if r.Reconnects > 0 {
 		ew.Printf("Reconnects: %d\n", r.Reconnects)
 	}
 	if c := r.Connect; c.Count > 0 {
-		ew.Printf("Connect time: mean %s, max %s, %d connects\n", formatTimeUs(c.Mean), formatTimeUs(c.Max), c.Count)
+		ew.Printf("Connect time: mean %s, max %s, %d connects\n", FormatTime(c.Mean), FormatTime(c.Max), c.Count)
 	}
 	if u := r.Client; u.CPUs > 0 {
 		ew.Printf("Client CPU: %s\n", u.Summary())
@@ -210,14 +213,14 @@ func writeConnections(ew *Printer, r Result) {
 // 10.50MB, peak 48.00MB, after 31.25MB; CPU 2.35s, 23.5us/request;
 // startup 12.34ms". The CPU time is shown to the clock tick it was
 // measured in, spread over the requests.
-func serverSummary(s ServerUsage, requests int64) string {
+func serverSummary(s stats.ServerUsage, requests int64) string {
 	var parts []string
 	if rss := rssSummary(s.RSSBytes); rss != "" {
 		parts = append(parts, "RSS "+rss)
 	}
 	parts = append(parts, fmt.Sprintf("CPU %s, %s/request", FormatCPUSeconds(s.CPUSeconds), FormatCPUPerRequest(s.CPUUsPerRequest, requests)))
 	if s.StartupS != nil {
-		parts = append(parts, "startup "+formatTimeUs(*s.StartupS*1e6))
+		parts = append(parts, "startup "+FormatTime(*s.StartupS*1e6))
 	}
 	if s.ExitedDuringLoad {
 		parts = append(parts, "exited during load")
@@ -227,7 +230,7 @@ func serverSummary(s ServerUsage, requests int64) string {
 
 // rssSummary lists the RSS samples as "idle 10.50MB, peak 48.00MB, after
 // 31.25MB", leaving out the samples that were not taken (0).
-func rssSummary(r RSS) string {
+func rssSummary(r stats.RSS) string {
 	var items []string
 	for _, m := range []struct {
 		name  string
@@ -240,23 +243,13 @@ func rssSummary(r RSS) string {
 	return strings.Join(items, ", ")
 }
 
-// Printer writes formatted text to a writer, keeping the first write
-// error and skipping every write after it, so that a renderer prints
-// freely and checks one error at the end.
-type Printer struct {
-	w   io.Writer
-	err error
-}
-
-// NewPrinter returns a Printer writing to w.
-func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
-
-// Printf writes like fmt.Fprintf, unless an earlier write failed.
-func (ew *Printer) Printf(format string, args ...any) {
-	if ew.err == nil {
-		_, ew.err = fmt.Fprintf(ew.w, format, args...)
+// writeMergedCommands lists, in text, the commands of the results merged.
+func writeMergedCommands(ew *Printer, commands []string) {
+	if len(commands) == 0 {
+		return
+	}
+	ew.Printf("Merged from %d results:\n", len(commands))
+	for _, c := range commands {
+		ew.Printf("  %s\n", c)
 	}
 }
-
-// Err is the first write error, if any.
-func (ew *Printer) Err() error { return ew.err }

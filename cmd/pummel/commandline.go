@@ -8,11 +8,11 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// record is what pummel's outputs say about the command line: the command
-// as typed with its secrets redacted, and the secret values found in it,
-// scrubbed from every other string that leaves the process (results,
+// commandLine is what pummel's outputs say about the command line: the
+// command as typed with its secrets redacted, and the secret values found
+// in it, scrubbed from every other string that leaves the process (results,
 // error lines). With --show-secrets nothing is redacted.
-type record struct {
+type commandLine struct {
 	command string // "pummel …", as recorded in results
 	show    bool   // --show-secrets
 	secrets *redact.Secrets
@@ -22,8 +22,8 @@ type record struct {
 // is redacted by what its flag holds, the URL by the URL rules, and the
 // script's arguments after "--" entirely, since pummel cannot know what a
 // script does with them (README's auth.lua takes credentials there).
-func recordArgs(args []argument) record {
-	r := record{secrets: &redact.Secrets{}}
+func recordArgs(args []argument) commandLine {
+	r := commandLine{secrets: &redact.Secrets{}}
 	for _, a := range args {
 		if a.flag == "show-secrets" {
 			r.show = !a.hasValue || a.value != "false"
@@ -51,7 +51,7 @@ func recordArgs(args []argument) record {
 }
 
 // flagValue redacts the value of one flag by what the flag holds.
-func (r record) flagValue(flag, value string) string {
+func (r commandLine) flagValue(flag, value string) string {
 	switch flag {
 	case "header":
 		return r.secrets.Header(value)
@@ -69,7 +69,7 @@ func (r record) flagValue(flag, value string) string {
 
 // text returns a line of free text (an error message) as it may leave
 // the process.
-func (r record) text(s string) string {
+func (r commandLine) text(s string) string {
 	if r.show {
 		return s
 	}
@@ -77,7 +77,7 @@ func (r record) text(s string) string {
 }
 
 // runConfig is the load shape as it goes into every output.
-func (r record) runConfig(c engine.Config) stats.RunConfig {
+func (r commandLine) runConfig(c engine.Config) stats.RunConfig {
 	rc := c.RunConfig()
 	rc.Command = r.command
 	if !r.show {
@@ -92,7 +92,7 @@ func (r record) runConfig(c engine.Config) stats.RunConfig {
 // scrub removes the secret values from the free text of res: error
 // causes (a script's error may quote a header), warnings and exit reasons,
 // in every stage and run.
-func (r record) scrub(res *stats.Result) {
+func (r commandLine) scrub(res *stats.Result) {
 	if r.show {
 		return
 	}

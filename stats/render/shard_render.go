@@ -1,21 +1,22 @@
-package stats
+package render
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // startText says when a run given --start-at (a part, usually) started:
 // "2026-12-01T15:00:00.0012Z, 1.20ms after the planned
 // 2026-12-01T15:00:00Z"; "" when it was not given a start.
-func startText(r Result) string {
+func startText(r stats.Result) string {
 	if r.StartAt == "" {
 		return ""
 	}
 	s := orAbsent(r.Start)
-	start, ok := parseStart(r.Start)
-	if planned, plannedOK := parseStart(r.StartAt); ok && plannedOK {
-		s += fmt.Sprintf(", %s after the planned %s", formatTimeUs(float64(start.Sub(planned).Microseconds())), r.StartAt)
+	if delay, ok := r.StartDelay(); ok {
+		s += fmt.Sprintf(", %s after the planned %s", FormatTime(float64(delay.Microseconds())), r.StartAt)
 	}
 	return s
 }
@@ -29,7 +30,7 @@ func orAbsent(s string) string {
 }
 
 // writeStartText says which part a result is, and when it started.
-func writeStartText(ew *Printer, r Result) {
+func writeStartText(ew *Printer, r stats.Result) {
 	start := startText(r)
 	switch {
 	case r.Shard != nil && start != "":
@@ -42,10 +43,10 @@ func writeStartText(ew *Printer, r Result) {
 }
 
 // shardsSummary is "3 of 3 merged, start skew 1.20ms".
-func shardsSummary(t *Shards) string {
-	s := fmt.Sprintf("%d of %d merged, start skew %s", len(t.Parts), t.Count, formatTimeUs(t.StartSkewS*1e6))
+func shardsSummary(t *stats.Shards) string {
+	s := fmt.Sprintf("%d of %d merged, start skew %s", len(t.Parts), t.Count, FormatTime(t.StartSkewS*1e6))
 	if len(t.Missing) > 0 {
-		s += "; missing: " + indexList(t.Missing)
+		s += "; missing: " + t.MissingList()
 	}
 	return s
 }
@@ -53,7 +54,7 @@ func shardsSummary(t *Shards) string {
 // shardRows are the rows of the shard table, one per part: index, start
 // offset, requests, requests/s, p99, errors, schedule lag p99 (open loop
 // only) and client CPU.
-func shardRows(t *Shards) (header []string, rows [][]string) {
+func shardRows(t *stats.Shards) (header []string, rows [][]string) {
 	lag := false
 	for _, p := range t.Parts {
 		lag = lag || p.ScheduleLagP99 != nil
@@ -64,8 +65,8 @@ func shardRows(t *Shards) (header []string, rows [][]string) {
 	}
 	header = append(header, "Client CPU")
 	for _, p := range t.Parts {
-		row := []string{fmt.Sprint(p.Index), "+" + formatTimeUs(p.StartOffsetS*1e6), groupInt(p.Requests),
-			groupFloat(p.RequestsPerS, 2), optionalTime(p.LatencyP99), groupInt(errorCount(p.Errors))}
+		row := []string{fmt.Sprint(p.Index), "+" + FormatTime(p.StartOffsetS*1e6), FormatCount(p.Requests),
+			FormatRate(p.RequestsPerS), optionalTime(p.LatencyP99), FormatCount(errorCount(p.Errors))}
 		if lag {
 			row = append(row, optionalTime(p.ScheduleLagP99))
 		}
@@ -79,14 +80,14 @@ func optionalTime(us *float64) string {
 	if us == nil {
 		return absent
 	}
-	return formatTimeUs(*us)
+	return FormatTime(*us)
 }
 
 // errorCount is the number of failed requests, every class included.
-func errorCount(e Errors) int64 { return e.Socket() + e.Status + e.Validation }
+func errorCount(e stats.Errors) int64 { return e.Socket() + e.Status + e.Validation }
 
 // writeShardsText prints the shard table after pummel's other lines.
-func writeShardsText(ew *Printer, t *Shards) {
+func writeShardsText(ew *Printer, t *stats.Shards) {
 	if t == nil {
 		return
 	}
@@ -112,7 +113,7 @@ func writeShardsText(ew *Printer, t *Shards) {
 }
 
 // shardMetricRows are the markdown rows of a part or of a merge of parts.
-func shardMetricRows(r Result) [][]string {
+func shardMetricRows(r stats.Result) [][]string {
 	var rows [][]string
 	if s := startText(r); s != "" {
 		rows = append(rows, []string{"Start", s, "the clock started at the planned time (--start-at), with the connections already open"})
@@ -129,7 +130,7 @@ func shardMetricRows(r Result) [][]string {
 }
 
 // writeShardsMarkdown writes the shard table of a merge of parts.
-func writeShardsMarkdown(ew *Printer, t *Shards) {
+func writeShardsMarkdown(ew *Printer, t *stats.Shards) {
 	if t == nil {
 		return
 	}

@@ -1,0 +1,52 @@
+package stats
+
+import (
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
+)
+
+func TestTimelinesMergeByWallClockSecond(t *testing.T) {
+	second := func(at float64, n int) Second {
+		h := record.NewHistogram()
+		h.RecordValues(int64(time.Millisecond), int64(n))
+		s, err := NewSecond(at, h, Errors{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	at := func(offset time.Duration, seconds ...Second) Result {
+		r := Result{Start: time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(offset).Format(time.RFC3339Nano)}
+		r.Timeline = seconds
+		return r
+	}
+	tests := []struct {
+		name  string
+		later time.Duration
+		want  []int64 // requests per merged second
+		ats   []float64
+	}{
+		{"300ms apart: first seconds together", 300 * time.Millisecond, []int64{11, 22}, []float64{1, 2}},
+		{"1.3s apart: the later one's first second joins the earlier one's second", 1300 * time.Millisecond, []int64{1, 12, 20}, []float64{1, 2, 2.8}},
+		{"3s apart: a second no one measured", 3 * time.Second, []int64{1, 2, 0, 10, 20}, []float64{1, 2, 3, 4, 4.5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := []Result{at(tt.later, second(1, 10), second(1.5, 20)), at(0, second(1, 1), second(2, 2))}
+			got, err := wallClockTimeline(rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d seconds, want %d: %+v", len(got), len(tt.want), got)
+			}
+			for i, s := range got {
+				if s.Requests != tt.want[i] || s.At != tt.ats[i] {
+					t.Errorf("second %d: %d requests at %gs, want %d at %gs", i+1, s.Requests, s.At, tt.want[i], tt.ats[i])
+				}
+			}
+		})
+	}
+}
