@@ -81,13 +81,16 @@ func (c *Config) RunConfig() stats.RunConfig {
 	return rc
 }
 
-// method is the request method: GET, or POST when there is a body and no
-// method was given (as curl -d and ab -p).
-func (c *Config) method() string {
+// method is the request method the engine sends.
+func (c *Config) method() string { return Method(c.Method, len(c.Body) > 0) }
+
+// Method is the method a request is sent with: m upper-cased, or, when m
+// is "", GET, or POST when the request has a body (as curl -d and ab -p).
+func Method(m string, hasBody bool) string {
 	switch {
-	case c.Method != "":
-		return strings.ToUpper(c.Method)
-	case len(c.Body) > 0:
+	case m != "":
+		return strings.ToUpper(m)
+	case hasBody:
 		return "POST"
 	}
 	return "GET"

@@ -4,31 +4,38 @@ import (
 	"fmt"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // result merges the measured phases' recorders: the closed-loop run, or
-// the open-loop stages, each also reported on its own when there are several.
-func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) stats.Result {
-	if r.sched == nil {
-		return stats.Merge(recorders(ws, measuredPhase), elapsed, rates)
-	}
+// the open-loop stages, each also reported on its own when there are
+// several. It also returns the measured latencies as recorded, merged,
+// for a script's done().
+func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) (stats.Result, *hdrhistogram.Histogram) {
+	measured := []int{measuredPhase}
 	var stages []stats.Result
-	var all []int
-	for i, rate := range r.cfg.Rates {
-		phase := measuredPhase + i
-		st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
-		st.TargetRate = r.cfg.Shard.Rate(rate)
-		st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
-		stages = append(stages, st)
-		all = append(all, phase)
+	if r.sched != nil {
+		measured = nil
+		for i, rate := range r.cfg.Rates {
+			phase := measuredPhase + i
+			st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
+			st.TargetRate = r.cfg.Shard.Rate(rate)
+			st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
+			stages = append(stages, st)
+			measured = append(measured, phase)
+		}
 	}
-	res := stats.Merge(recorders(ws, all...), elapsed, rates)
+	all := record.Merge(recorders(ws, measured...))
+	res, latencies := stats.FromRecorder(all, elapsed, rates), all.Totals().Latency
+	if r.sched == nil {
+		return res, latencies
+	}
 	if len(stages) == 1 {
 		res.TargetRate = stages[0].TargetRate
 		res.Warnings = append(res.Warnings, stages[0].Warnings...)
-		return res
+		return res, latencies
 	}
 	res.AchievedRate = 0 // a rate across stages of different rates means little
 	res.Stages = stages
@@ -37,7 +44,7 @@ func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) stats
 			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%g/s): %s", i+1, st.TargetRate, w))
 		}
 	}
-	return res
+	return res, latencies
 }
 
 // scheduleWarnings says when an open-loop stage could not keep its

@@ -136,10 +136,13 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	// lived garbage, more than the run's connections hold: collected
 	// early, it does not raise the process's peak memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(endGCPercent))
-	res := r.result(workers, elapsed, sampled.rates)
+	res, latencies := r.result(workers, elapsed, sampled.rates)
 	timeline, err := sampled.encodedTimeline()
 	if err != nil {
 		return stats.Result{}, err
+	}
+	if cfg.Script != nil && cfg.Script.HasDone() {
+		cfg.Script.AddLatencies(latencies) // done() reads them as recorded, not decoded from res
 	}
 	res.Timeline = timeline
 	res.Start = measureFrom.UTC().Format(time.RFC3339Nano)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
-	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"
 )
@@ -28,21 +27,6 @@ type scriptBufs struct {
 type scripted struct {
 	mu     sync.Mutex // guards thread's Lua state
 	thread *script.Thread
-}
-
-// ScriptTarget is what a script sees as wrk.scheme, host, port, path,
-// method, headers, body and shard before init, taken from cfg.
-func ScriptTarget(cfg *Config) script.Target {
-	t := script.Target{Scheme: cfg.URL.Scheme, Host: cfg.URL.Hostname(), Port: cfg.URL.Port(),
-		Path: cfg.URL.RequestURI(), Method: cfg.method(), Body: cfg.Body,
-		ShardIndex: cfg.Shard.Index, ShardCount: cfg.Shard.Count}
-	if t.Port == "" {
-		t.Port = map[string]string{"http": "80", "https": "443"}[t.Scheme]
-	}
-	for _, h := range cfg.Headers {
-		t.Headers = append(t.Headers, script.Header{Name: h.Name, Value: h.Value})
-	}
-	return t
 }
 
 // setupScript creates the script's threads, one per worker. A script that
@@ -175,20 +159,4 @@ func (c *conn) scriptResponse(status int) {
 	if err != nil && !errors.Is(err, script.ErrStopped) {
 		c.worker.addError(c.t.phase, record.Validation, err.Error())
 	}
-}
-
-// ScriptDone runs the script's done(summary, latency, requests) with the
-// result.
-func ScriptDone(p *script.Program, res stats.Result) error {
-	if !p.HasDone() {
-		return nil
-	}
-	h, err := stats.DecodeHistogram(res.LatencyHistogram)
-	if err != nil {
-		return err
-	}
-	e := res.Errors
-	s := script.Summary{Duration: time.Duration(res.DurationS * float64(time.Second)), Requests: res.Requests, Bytes: res.BytesRead,
-		Errors: script.Errors{Connect: e.Connect, Read: e.Read, Write: e.Write, Status: e.Status, Timeout: e.Timeout}}
-	return p.Done(s, newLatencyDistribution(h), spreadDistribution{res.ThreadRate})
 }

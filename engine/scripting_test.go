@@ -57,13 +57,25 @@ func withScript(t *testing.T, cfg *Config, path string, args ...string) *script.
 // printingScript is withScript with what the script prints going to out.
 func printingScript(t *testing.T, cfg *Config, out io.Writer, path string, args ...string) *script.Program {
 	t.Helper()
-	p, err := script.Load(t.Context(), path, script.Options{Args: args, Target: ScriptTarget(cfg), Output: out})
+	p, err := script.Load(t.Context(), path, script.Options{Args: args, Target: targetOf(cfg), Output: out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
 	cfg.Script = p
 	return p
+}
+
+// targetOf is what a script sees of cfg's request, as the command line
+// shows it (cmd/pummel's scriptTarget).
+func targetOf(cfg *Config) script.Target {
+	var headers []script.Header
+	for _, h := range cfg.Headers {
+		headers = append(headers, script.Header{Name: h.Name, Value: h.Value})
+	}
+	t := script.NewTarget(cfg.URL, cfg.method(), headers, cfg.Body)
+	t.ShardIndex, t.ShardCount = cfg.Shard.Index, cfg.Shard.Count
+	return t
 }
 
 type runOutcome struct {
@@ -85,7 +97,7 @@ func runScript(t *testing.T, cfg Config, name string, args ...string) runOutcome
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ScriptDone(p, res); err != nil {
+	if err := p.Finish(res); err != nil {
 		t.Fatal(err)
 	}
 	return runOutcome{res.Requests, ended(res), out.String()}

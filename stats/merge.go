@@ -13,7 +13,12 @@ import (
 // duration; rates are the per-worker requests/s samples (see Spread). The
 // recorders are left untouched.
 func Merge(recs []*record.Recorder, elapsed time.Duration, rates []float64) Result {
-	all := record.Merge(recs).Totals()
+	return FromRecorder(record.Merge(recs), elapsed, rates)
+}
+
+// FromRecorder is Merge of recorders already merged into rec.
+func FromRecorder(rec *record.Recorder, elapsed time.Duration, rates []float64) Result {
+	all := rec.Totals()
 	res := Result{
 		Requests:     all.Requests,
 		DurationS:    elapsed.Seconds(),

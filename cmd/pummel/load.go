@@ -99,7 +99,7 @@ func (l *loader) load(c *cli.Context) error {
 	if l.opts.dryRun {
 		return l.dryRun(cfg)
 	}
-	if err := engine.RaiseFileLimit(cfg.Connections); err != nil {
+	if err := raiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
 	l.shape = l.rec.runConfig(cfg)

@@ -20,7 +20,7 @@ func (l *loader) loadScript(ctx context.Context, cfg *engine.Config) (*script.Pr
 		}
 		return nil, nil
 	}
-	p, err := script.Load(ctx, o.script, script.Options{Args: o.scriptArgs, Target: engine.ScriptTarget(cfg), Output: l.scriptOutput()})
+	p, err := script.Load(ctx, o.script, script.Options{Args: o.scriptArgs, Target: scriptTarget(cfg), Output: l.scriptOutput()})
 	switch {
 	case err == nil:
 		return p, nil
@@ -40,10 +40,22 @@ func (l *loader) scriptOutput() io.Writer {
 	return l.stdout
 }
 
+// scriptTarget is what the script sees as wrk.scheme, host, port, path,
+// method, headers, body and shard before its top level runs.
+func scriptTarget(cfg *engine.Config) script.Target {
+	var headers []script.Header
+	for _, h := range cfg.Headers {
+		headers = append(headers, script.Header{Name: h.Name, Value: h.Value})
+	}
+	t := script.NewTarget(cfg.URL, engine.Method(cfg.Method, len(cfg.Body) > 0), headers, cfg.Body)
+	t.ShardIndex, t.ShardCount = cfg.Shard.Index, cfg.Shard.Count
+	return t
+}
+
 // scriptDone runs the script's done(), after the results are written.
 func (l *loader) scriptDone(cfg engine.Config, res stats.Result) error {
 	if cfg.Script == nil {
 		return nil
 	}
-	return engine.ScriptDone(cfg.Script, res)
+	return cfg.Script.Finish(res)
 }

@@ -19,8 +19,8 @@ type Summary struct {
 type Errors struct{ Connect, Read, Write, Status, Timeout int64 }
 
 // Distribution is a recorded distribution, done()'s latency (microseconds)
-// and requests (per-thread requests/s samples) arguments. The engine adapts
-// its histograms to it, so this package needs no stats import.
+// and requests (per-thread requests/s samples) arguments. Finish adapts
+// the latency histogram and the Req/Sec summary to it.
 type Distribution interface {
 	Min() float64
 	Max() float64

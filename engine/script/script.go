@@ -4,8 +4,10 @@
 // As in wrk, a script lives in several independent Lua states that share no
 // Lua values:
 //   - the setup state, created by [Load], runs the script's top level, then
-//     setup(thread) once per thread ([Program.Threads]) and, after the run,
-//     done(summary, latency, requests) ([Program.Done]);
+//     setup(thread) once per thread ([Program.Threads]) and, after the last
+//     run, done(summary, latency, requests) ([Program.Finish]: the result's
+//     totals and the latency histograms the engine handed over after each
+//     run, [Program.AddLatencies]);
 //   - one running state per [Thread], which runs the top level again, then
 //     init(args), and then delay(), request() and response() for every
 //     request of that thread's connections.
@@ -19,8 +21,11 @@
 // context given to Threads ends. What the script prints goes to
 // [Options.Output].
 //
-// Concurrency: a [Program] is used by one goroutine (Load, Threads, Done,
-// Close). Each [Thread] must be used by one goroutine at a time; different
+// It never sends a request itself or reads a flag: the engine calls its
+// hooks, and the command line loads the script and runs done().
+//
+// Concurrency: a [Program] is used by one goroutine (Load, Threads,
+// AddLatencies, Finish or Done, Close). Each [Thread] must be used by one goroutine at a time; different
 // Threads may run concurrently, because each owns its Lua state. Done must
 // not be called while any Thread is still in use.
 package script
@@ -31,10 +36,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 )
@@ -84,6 +91,10 @@ type Program struct {
 	wrk     *lua.LTable // the setup state's wrk table
 	out     *output     // where every state's print() writes
 	threads []*Thread   // every Thread made by Threads, closed by Close
+
+	// latencies is done()'s latency argument, the runs' merged: see
+	// AddLatencies.
+	latencies *hdrhistogram.Histogram
 }
 
 // Load reads and compiles the script at path and runs its top level in a
@@ -254,6 +265,16 @@ func compile(name string, src []byte) (*lua.FunctionProto, error) {
 		return nil, syntaxError(name, err)
 	}
 	return proto, nil
+}
+
+// NewTarget is the Target of a request to u, with the default port of
+// u's scheme when u names none.
+func NewTarget(u *url.URL, method string, headers []Header, body []byte) Target {
+	t := Target{Scheme: u.Scheme, Host: u.Hostname(), Port: u.Port(), Path: u.RequestURI(), Method: method, Headers: headers, Body: body}
+	if t.Port == "" {
+		t.Port = map[string]string{"http": "80", "https": "443"}[t.Scheme]
+	}
+	return t
 }
 
 // normalize fills wrk's defaults.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine
+package main
 
 import (
 	"strings"
@@ -22,8 +22,8 @@ func TestRaiseFileLimit(t *testing.T) {
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
 		t.Skip(err)
 	}
-	if err := RaiseFileLimit(500); err != nil {
-		t.Fatalf("RaiseFileLimit(500) = %v with a hard limit of %d", err, orig.Max)
+	if err := raiseFileLimit(500); err != nil {
+		t.Fatalf("raiseFileLimit(500) = %v with a hard limit of %d", err, orig.Max)
 	}
 	var now syscall.Rlimit
 	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &now) //nolint:errcheck // read above
@@ -31,7 +31,7 @@ func TestRaiseFileLimit(t *testing.T) {
 		t.Errorf("soft limit %d, want at least %d", now.Cur, 500+fdSlack)
 	}
 	if orig.Max < 1<<40 {
-		err := RaiseFileLimit(int(orig.Max))
+		err := raiseFileLimit(int(orig.Max))
 		if err == nil || !strings.Contains(err.Error(), "ulimit") || !strings.Contains(err.Error(), "-c ") {
 			t.Errorf("over the hard limit: %v, want one line saying what to run", err)
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine
+package main
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 // (standard streams, outputs, the sampler, the Go runtime).
 const fdSlack = 64
 
-// RaiseFileLimit makes sure the process may hold connections open sockets:
+// raiseFileLimit makes sure the process may hold connections open sockets:
 // it raises the soft RLIMIT_NOFILE up to the hard limit when needed, and
 // otherwise returns an error that says what to run.
-func RaiseFileLimit(connections int) error {
+func raiseFileLimit(connections int) error {
 	need := uint64(connections) + fdSlack
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {

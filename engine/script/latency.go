@@ -1,10 +1,41 @@
-package engine
+package script
 
 import (
+	"time"
+
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
+
+// AddLatencies merges a run's latency histogram (nanoseconds, as
+// recorded) into done()'s latency argument. The engine calls it once per
+// Run, after the run, with the merged histogram of the measured requests,
+// so that done() reads the histogram itself rather than one encoded into
+// the result and decoded again; with --runs it sees every run's.
+func (p *Program) AddLatencies(h *hdrhistogram.Histogram) {
+	if p.latencies == nil {
+		p.latencies = record.NewHistogram()
+	}
+	p.latencies.Merge(h)
+}
+
+// Finish runs the script's done(summary, latency, requests), if it has
+// one, with res's totals and Req/Sec summary and the latencies the runs
+// added (AddLatencies). Call it once, after the last run.
+func (p *Program) Finish(res stats.Result) error {
+	if !p.HasDone() {
+		return nil
+	}
+	if p.latencies == nil {
+		p.latencies = record.NewHistogram()
+	}
+	e := res.Errors
+	s := Summary{Duration: time.Duration(res.DurationS * float64(time.Second)), Requests: res.Requests, Bytes: res.BytesRead,
+		Errors: Errors{Connect: e.Connect, Read: e.Read, Write: e.Write, Status: e.Status, Timeout: e.Timeout}}
+	return p.Done(s, newLatencyDistribution(p.latencies), spreadDistribution{res.ThreadRate})
+}
 
 // latencyDistribution shows a nanosecond histogram to a script's done() in
 // microseconds, as wrk's latency object.
