@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/pummel-dev/pummel/stats"
 	"github.com/valyala/fasthttp"
 )
 
@@ -53,32 +52,6 @@ func buildRequest(c *Config) ([]byte, error) {
 		return nil, fmt.Errorf("building the request: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// RunConfig is the load shape as every output records it, with the URL
-// and headers as configured (callers redact them or show them as the user
-// wrote them) and no command line.
-func (c *Config) RunConfig() stats.RunConfig {
-	rc := stats.RunConfig{
-		URL:            c.URL.String(),
-		Method:         c.method(),
-		BodyBytes:      len(c.Body),
-		Connections:    c.Connections,
-		Threads:        c.Threads,
-		DurationS:      c.Duration.Seconds(),
-		Requests:       c.Requests,
-		TimeoutS:       c.Timeout.Seconds(),
-		KeepAlive:      !c.NoKeepAlive,
-		Pipeline:       c.Pipeline,
-		Rates:          c.Rates,
-		WarmupS:        c.Warmup.Seconds(),
-		WarmupRequests: c.WarmupRequests,
-		Engine:         c.engineName(),
-	}
-	for _, h := range c.Headers {
-		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)
-	}
-	return rc
 }
 
 // method is the request method the engine sends.

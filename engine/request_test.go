@@ -112,18 +112,3 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
-
-func TestRunConfig(t *testing.T) {
-	u, _ := url.Parse("http://h:8080/x?q=1")
-	c := Config{URL: u, Body: []byte("{}"), Connections: 4, Threads: 2, Duration: 3 * time.Second, Timeout: time.Second,
-		Headers: []Header{{Name: "X-A", Value: "1"}}, Pipeline: 2}
-	rc := c.RunConfig()
-	if rc.URL != "http://h:8080/x?q=1" || rc.Method != "POST" || rc.BodyBytes != 2 || rc.Connections != 4 || rc.Threads != 2 ||
-		rc.DurationS != 3 || rc.TimeoutS != 1 || !rc.KeepAlive || rc.Pipeline != 2 || len(rc.Headers) != 1 || rc.Headers[0] != "X-A: 1" {
-		t.Errorf("RunConfig() = %+v", rc)
-	}
-	c.Method, c.NoKeepAlive = "head", true
-	if rc := c.RunConfig(); rc.Method != "HEAD" || rc.KeepAlive {
-		t.Errorf("method %q, keep-alive %v: want HEAD, false", rc.Method, rc.KeepAlive)
-	}
-}

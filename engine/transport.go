@@ -26,9 +26,10 @@ type transport interface {
 	halt()
 }
 
-// engineName is the transport that runs cfg: the one asked for, or for
-// auto the event loop where it can serve the run.
-func (c *Config) engineName() string {
+// Transport is the transport that runs c: the one asked for (EngineLoop
+// or EngineGoroutine), or for auto the event loop where it can serve the
+// run.
+func (c *Config) Transport() string {
 	if c.Engine == EngineLoop || c.Engine == EngineGoroutine {
 		return c.Engine
 	}
@@ -53,7 +54,7 @@ func (c *Config) loopCan() error {
 
 // newTransport makes the transport cfg asks for.
 func (r *run) newTransport(workers []*worker) transport {
-	if r.cfg.engineName() == EngineLoop {
+	if r.cfg.Transport() == EngineLoop {
 		return newLoops(r, workers)
 	}
 	return newStreams(r, workers)

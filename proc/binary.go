@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -79,4 +80,13 @@ func git(dir string, args ...string) ([]byte, error) {
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	return bytes.TrimSpace(out), err
+}
+
+// DescribeServer describes the server's executable in the command line
+// argv, looking past wrappers (DescribeBinary of ServerBinary); i is the
+// argument that names it.
+func DescribeServer(argv []string) (b stats.Binary, i int, err error) {
+	i = slices.Index(argv, ServerBinary(argv))
+	b, err = DescribeBinary(argv[i])
+	return b, i, err
 }

@@ -13,11 +13,9 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/pummel-dev/pummel/internal/parse"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 )
-
-// MaxRuns bounds Plan.Runs.
-const MaxRuns = 1000
 
 // Load reads and checks the plan at path and compiles it into a Suite.
 // Unknown fields are errors, and every mistake is a *PlanError naming the
@@ -67,8 +65,8 @@ func (c *compiler) suite(path string, p Plan) (*Suite, error) {
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if p.Runs < 0 || p.Runs > MaxRuns {
-		return nil, c.pos.errorf("runs", "%d, want between 1 and %d", p.Runs, MaxRuns)
+	if p.Runs < 0 || p.Runs > measure.MaxRuns {
+		return nil, c.pos.errorf("runs", "%d, want between 1 and %d", p.Runs, measure.MaxRuns)
 	}
 	var err error
 	if s.server, err = c.server(p.Server); err != nil {

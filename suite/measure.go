@@ -8,6 +8,7 @@ import (
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
 )
@@ -32,15 +33,13 @@ func (r *runner) operation(ctx context.Context, i int) error {
 	if err != nil {
 		return fmt.Errorf("before operation %s: %w", op.name, err)
 	}
-	w.StartLoad()
-	res, err := engine.Run(ctx, cfg)
-	w.EndLoad()
-	u := usage(w, res, r.rep.IdleRSSBytes)
+	res, err := w.Load(ctx, cfg)
+	u := &res.Server[0]
+	u.RSSBytes.Idle = r.rep.IdleRSSBytes // sampled once per run, before the first operation
 	r.keepSamples(w, base, "operation "+op.name)
 	if err != nil {
 		return fmt.Errorf("operation %s: %w", op.name, err)
 	}
-	res.Server = []stats.ServerUsage{u}
 	res.Config = op.runConfig(cfg)
 	r.scrubResult(&res)
 	out.Result = &res
@@ -64,22 +63,15 @@ func (r *runner) skipReason(op *operation) string {
 	return fmt.Sprintf("%s, which it depends on, failed a check in this run", r.suite.ops[d].name)
 }
 
-// requestMethod is the method sent: as given, else GET, or POST with a body.
-func (op *operation) requestMethod() string {
-	switch {
-	case op.method != "":
-		return op.method
-	case op.body.text != nil && *op.body.text != "", op.body.random > 0, len(op.body.data) > 0:
-		return "POST"
-	}
-	return "GET"
-}
+// requestMethod is the method sent: as given, else GET, or POST with a
+// body (engine.Method).
+func (op *operation) requestMethod() string { return engine.Method(op.method, op.body.given()) }
 
 // runConfig records the load shape with the URL and headers as written
 // in the plan (placeholders kept) and secrets redacted; the method is the
 // one sent.
 func (op *operation) runConfig(cfg engine.Config) stats.RunConfig {
-	rc := cfg.RunConfig()
+	rc := measure.ConfigOf(cfg)
 	rc.URL, rc.Headers = redact.URLTemplate(op.url), nil
 	for _, h := range op.headers {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -113,8 +112,7 @@ func describeServer(command []string) *stats.Binary {
 		}
 		argv[i], secret[i] = expanded, len(x.secrets) > 0
 	}
-	i := slices.Index(argv, proc.ServerBinary(argv))
-	b, err := proc.DescribeBinary(argv[i])
+	b, i, err := proc.DescribeServer(argv)
 	if err != nil {
 		return nil
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/parse"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
-	"github.com/pummel-dev/pummel/stats"
 )
 
 // runner carries out one run against one server process.
@@ -87,20 +87,20 @@ func (r *runner) measure(ctx context.Context) error {
 	return r.after()
 }
 
-// idle takes proc.DefaultIdleSamples samples proc.DefaultIdleGap apart;
-// their median is the idle RSS.
+// idle takes the idle RSS: the median of proc.DefaultIdleSamples samples
+// proc.DefaultIdleGap apart.
 func (r *runner) idle(ctx context.Context) error {
 	w, base, err := r.watch()
 	if err != nil {
 		return err
 	}
-	rss, err := w.Idle(ctx, proc.DefaultIdleSamples, proc.DefaultIdleGap)
+	idle, err := w.Idle(ctx)
 	w.Stop()
 	r.keepSamples(w, base, "idle")
 	if err != nil {
 		return fmt.Errorf("idle RSS: %w", err)
 	}
-	r.rep.IdleRSSBytes = rss
+	r.rep.IdleRSSBytes = idle[0]
 	return nil
 }
 
@@ -112,16 +112,16 @@ func (r *runner) after() error {
 	}
 	w.Stop()
 	r.keepSamples(w, base, "after")
-	if s := w.Series(); len(s) > 0 {
+	if s := w.Watchers()[0].Series(); len(s) > 0 {
 		r.rep.RSSAfterBytes = s[len(s)-1].RSSBytes
 	}
 	return nil
 }
 
 // watch starts watching the server; base is when, for sample offsets.
-func (r *runner) watch() (*proc.Watcher, time.Time, error) {
+func (r *runner) watch() (*measure.Watch, time.Time, error) {
 	base := time.Now()
-	w, err := proc.Watch(r.p.PID(), proc.WatchOptions{Tree: r.suite.server.tree})
+	w, err := measure.Attach([]int{r.p.PID()}, measure.Options{WatchOptions: proc.WatchOptions{Tree: r.suite.server.tree}})
 	if err != nil {
 		return nil, base, r.exited(err)
 	}
@@ -140,17 +140,12 @@ func (r *runner) exited(err error) error {
 	return fmt.Errorf("the server exited (%s); its log: %s", reason, r.p.LogPath())
 }
 
-// keepSamples adds a watcher's samples to the run, labelled with phase.
-func (r *runner) keepSamples(w *proc.Watcher, base time.Time, phase string) {
+// keepSamples adds the watch's samples to the run, labelled with phase.
+func (r *runner) keepSamples(w *measure.Watch, base time.Time, phase string) {
 	shift := base.Sub(r.ready)
-	for _, s := range w.Series() {
-		r.rep.Samples = append(r.rep.Samples, Sample{Phase: phase, OffsetS: (shift + s.Offset).Seconds(), RSSBytes: s.RSSBytes, CPUS: s.CPUSeconds})
+	for _, pw := range w.Watchers() {
+		for _, s := range pw.Series() {
+			r.rep.Samples = append(r.rep.Samples, Sample{Phase: phase, OffsetS: (shift + s.Offset).Seconds(), RSSBytes: s.RSSBytes, CPUS: s.CPUSeconds})
+		}
 	}
-}
-
-// usage is the server's figures for one operation.
-func usage(w *proc.Watcher, res stats.Result, idle int64) stats.ServerUsage {
-	u := proc.PerRequest(w.Stop(), res.Requests)
-	u.RSSBytes.Idle = idle
-	return u
 }

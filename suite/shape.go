@@ -117,6 +117,12 @@ type body struct {
 	random int
 }
 
+// given reports whether the operation sends a body at all.
+func (b body) given() bool {
+	return b.text != nil && *b.text != "" || b.random > 0 || len(b.data) > 0
+}
+
+// bytes is the body to send in one run, placeholders expanded.
 func (b body) bytes(x *expander) ([]byte, error) {
 	switch {
 	case b.text != nil:

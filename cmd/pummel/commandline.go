@@ -5,6 +5,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -78,7 +79,7 @@ func (r commandLine) text(s string) string {
 
 // runConfig is the load shape as it goes into every output.
 func (r commandLine) runConfig(c engine.Config) stats.RunConfig {
-	rc := c.RunConfig()
+	rc := measure.ConfigOf(c)
 	rc.Command = r.command
 	if !r.show {
 		rc.URL = r.secrets.URL(rc.URL)

@@ -123,7 +123,7 @@ func (l *loader) load(c *cli.Context) error {
 	l.rec.scrub(&res)
 	res.Environment = machine.Describe(machine.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
-		if b, err := proc.DescribeBinary(proc.ServerBinary(plan.exec.Command)); err == nil {
+		if b, _, err := proc.DescribeServer(plan.exec.Command); err == nil {
 			res.Environment.Binary = &b
 		}
 	}
@@ -131,20 +131,19 @@ func (l *loader) load(c *cli.Context) error {
 	return runExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
 }
 
-// runOnce runs the engine, mapping its errors to exit codes.
-func runOnce(ctx context.Context, cfg engine.Config) (stats.Result, error) {
-	res, err := engine.Run(ctx, cfg)
+// loadError maps the engine's error to an exit code.
+func loadError(ctx context.Context, err error) error {
 	switch {
 	case err == nil:
-		return res, nil
+		return nil
 	case ctx.Err() != nil && !errors.Is(err, context.Canceled):
-		return res, exitError{exitInterrupted, "interrupted before the run started: " + err.Error()} // a script's init(), say
+		return exitError{exitInterrupted, "interrupted before the run started: " + err.Error()} // a script's init(), say
 	case ctx.Err() != nil:
-		return res, exitError{exitInterrupted, "interrupted before the run started"}
+		return exitError{exitInterrupted, "interrupted before the run started"}
 	case errors.Is(err, engine.ErrUnreachable):
-		return res, exitError{exitFailed, err.Error()} // names host:port, never credentials
+		return exitError{exitFailed, err.Error()} // names host:port, never credentials
 	}
-	return res, usageError{err.Error()}
+	return usageError{err.Error()}
 }
 
 // announce writes the header, what runs against what, once, as the load

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/parse"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -35,8 +36,8 @@ func (o *options) watchPlan() (watchPlan, error) {
 	}
 	p.watch = proc.WatchOptions{Every: every, Tree: o.pidTree}
 	n, err := parseCount(o.runs)
-	if err != nil || n < 1 || n > 1000 {
-		return p, badFlag("--runs", orRange(err, o.runs, 1000))
+	if err != nil || n < 1 || n > measure.MaxRuns {
+		return p, badFlag("--runs", orRange(err, o.runs, measure.MaxRuns))
 	}
 	p.runs = int(n)
 	if o.exec == "" {

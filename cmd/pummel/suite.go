@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/suite"
 	"github.com/urfave/cli/v2"
 )
@@ -46,8 +47,8 @@ func suiteCommand(stdout, stderr io.Writer) *cli.Command {
 // run loads the plan and checks the output directory, runs the plan,
 // writes everything it can, then reports what failed.
 func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer) error {
-	if o.runs < 0 || o.runs > suite.MaxRuns {
-		return usageError{fmt.Sprintf("--runs: %d, want between 1 and %d", o.runs, suite.MaxRuns)}
+	if o.runs < 0 || o.runs > measure.MaxRuns {
+		return usageError{fmt.Sprintf("--runs: %d, want between 1 and %d", o.runs, measure.MaxRuns)}
 	}
 	s, err := suite.Load(path)
 	if err != nil {

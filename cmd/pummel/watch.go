@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -12,42 +13,20 @@ import (
 // watchedRun runs the load once, sampling every --pid process: idle RSS
 // just before the load, peak RSS and CPU during it, RSS right after.
 func (l *loader) watchedRun(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
-	var watchers []*proc.Watcher
-	defer func() {
-		for _, w := range watchers {
-			w.Stop()
-		}
-	}()
-	for _, pid := range plan.pids {
-		w, err := proc.Watch(pid, plan.watch)
-		if err != nil {
-			return stats.Result{}, usageError{err.Error()}
-		}
-		watchers = append(watchers, w)
+	w, err := measure.Attach(plan.pids, measure.Options{WatchOptions: plan.watch, RSSPoints: maxRSSPoints})
+	if err != nil {
+		return stats.Result{}, usageError{err.Error()}
 	}
-	for _, w := range watchers {
-		if _, err := w.Idle(ctx, proc.DefaultIdleSamples, proc.DefaultIdleGap); err != nil {
-			if ctx.Err() != nil {
-				return stats.Result{}, exitError{exitInterrupted, "interrupted before the run started"}
-			}
-			return stats.Result{}, exitError{exitFailed, err.Error()}
+	defer w.Stop()
+	if _, err := w.Idle(ctx); err != nil {
+		if ctx.Err() != nil {
+			return stats.Result{}, exitError{exitInterrupted, "interrupted before the run started"}
 		}
+		return stats.Result{}, exitError{exitFailed, err.Error()}
 	}
 	l.announce()
-	for _, w := range watchers {
-		w.StartLoad()
-	}
-	res, err := runOnce(ctx, cfg)
-	for _, w := range watchers {
-		w.EndLoad()
-		usage := proc.PerRequest(w.Stop(), res.Requests)
-		for _, s := range w.LoadSeries(maxRSSPoints) {
-			usage.RSSSeries = append(usage.RSSSeries, stats.RSSSample{T: s.Offset.Seconds(), Bytes: s.RSSBytes})
-		}
-		res.Server = append(res.Server, usage)
-	}
-	watchers = nil
-	return res, err
+	res, err := w.Load(ctx, cfg)
+	return res, loadError(ctx, err)
 }
 
 // maxRSSPoints bounds ServerUsage.RSSSeries, so a long run's JSON stays small.

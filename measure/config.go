@@ -1,0 +1,36 @@
+package measure
+
+import (
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// MaxRuns bounds how many fresh server processes one measurement starts
+// one after another: --runs, and a plan's runs.
+const MaxRuns = 1000
+
+// ConfigOf is the load c describes as every output records it, with the
+// URL and headers as configured (callers redact them, or show them as the
+// user wrote them) and no command line.
+func ConfigOf(c engine.Config) stats.RunConfig {
+	rc := stats.RunConfig{
+		URL:            c.URL.String(),
+		Method:         engine.Method(c.Method, len(c.Body) > 0),
+		BodyBytes:      len(c.Body),
+		Connections:    c.Connections,
+		Threads:        c.Threads,
+		DurationS:      c.Duration.Seconds(),
+		Requests:       c.Requests,
+		TimeoutS:       c.Timeout.Seconds(),
+		KeepAlive:      !c.NoKeepAlive,
+		Pipeline:       c.Pipeline,
+		Rates:          c.Rates,
+		WarmupS:        c.Warmup.Seconds(),
+		WarmupRequests: c.WarmupRequests,
+		Engine:         c.Transport(),
+	}
+	for _, h := range c.Headers {
+		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)
+	}
+	return rc
+}

@@ -1,0 +1,90 @@
+package measure
+
+import (
+	"context"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/proc"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Options says how a Watch watches.
+type Options struct {
+	proc.WatchOptions
+	// RSSPoints, if positive, keeps each process's RSS over the load in
+	// its figures (stats.ServerUsage.RSSSeries), thinned evenly to at
+	// most that many points.
+	RSSPoints int
+}
+
+// Watch is the server processes watched over a measurement: from before
+// the load, for their idle RSS, to after it.
+type Watch struct {
+	watchers []*proc.Watcher
+	opts     Options
+}
+
+// Attach starts watching each of pids. Its error is the first process
+// that cannot be watched (proc.ErrNoSuchProcess for one that is not
+// running); the others are then not watched.
+func Attach(pids []int, opts Options) (*Watch, error) {
+	w := &Watch{opts: opts}
+	for _, pid := range pids {
+		pw, err := proc.Watch(pid, opts.WatchOptions)
+		if err != nil {
+			w.Stop()
+			return nil, err
+		}
+		w.watchers = append(w.watchers, pw)
+	}
+	return w, nil
+}
+
+// Idle samples each process's idle RSS before the load:
+// proc.DefaultIdleSamples samples proc.DefaultIdleGap apart, their median
+// for each, in the order of the pids. It fails when a process exited
+// (proc.ErrExited) or ctx ended.
+func (w *Watch) Idle(ctx context.Context) ([]int64, error) {
+	var idle []int64
+	for _, pw := range w.watchers {
+		rss, err := pw.Idle(ctx, proc.DefaultIdleSamples, proc.DefaultIdleGap)
+		if err != nil {
+			return idle, err
+		}
+		idle = append(idle, rss)
+	}
+	return idle, nil
+}
+
+// Load runs the engine's load cfg once with every process watched: peak
+// RSS and CPU time during it, RSS right after. It appends each process's
+// figures to the result's Server, in the order of the pids, whatever the
+// engine returned, and stops watching.
+func (w *Watch) Load(ctx context.Context, cfg engine.Config) (stats.Result, error) {
+	for _, pw := range w.watchers {
+		pw.StartLoad()
+	}
+	res, err := engine.Run(ctx, cfg)
+	for _, pw := range w.watchers {
+		pw.EndLoad()
+		usage := proc.PerRequest(pw.Stop(), res.Requests)
+		if w.opts.RSSPoints > 0 {
+			for _, s := range pw.LoadSeries(w.opts.RSSPoints) {
+				usage.RSSSeries = append(usage.RSSSeries, stats.RSSSample{T: s.Offset.Seconds(), Bytes: s.RSSBytes})
+			}
+		}
+		res.Server = append(res.Server, usage)
+	}
+	return res, err
+}
+
+// Watchers are the processes' watchers, in the order of the pids: their
+// samples stay readable after Stop.
+func (w *Watch) Watchers() []*proc.Watcher { return w.watchers }
+
+// Stop stops watching; it may be called more than once.
+func (w *Watch) Stop() {
+	for _, pw := range w.watchers {
+		pw.Stop()
+	}
+}
