@@ -178,14 +178,14 @@ func TestPerSecond(t *testing.T) {
 }
 
 func TestTargetRate(t *testing.T) {
-	c := stats.RunConfig{Rates: []float64{200, 400}, DurationS: 3}
+	c := stats.Config{Rates: []float64{200, 400}, DurationS: 3}
 	if got := targetRate(c, 6.01); len(got) != 3 || got[0].Y != 200 || got[2].X != 6 || got[2].Y != 400 {
 		t.Errorf("targetRate = %v, want 200 from 0 to 3 s, then 400 to 6 s", got)
 	}
 	if got := targetRate(c, 12); got != nil {
 		t.Errorf("targetRate over twice the schedule = %v, want none", got)
 	}
-	if got := targetRate(stats.RunConfig{DurationS: 3}, 3); got != nil {
+	if got := targetRate(stats.Config{DurationS: 3}, 3); got != nil {
 		t.Errorf("targetRate of a closed loop = %v, want none", got)
 	}
 }

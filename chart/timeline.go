@@ -107,7 +107,7 @@ func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64)
 // targetRate returns the open-loop schedule's rate as a step line, or nil
 // when there is none or it does not span the timeline (several runs put
 // end to end).
-func targetRate(c stats.RunConfig, end float64) plotter.XYs {
+func targetRate(c stats.Config, end float64) plotter.XYs {
 	stages := float64(len(c.Rates))
 	if stages == 0 || c.DurationS <= 0 || math.Abs(stages*c.DurationS-end) > 1.5 {
 		return nil

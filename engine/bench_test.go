@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pummel-dev/pummel/server"
+	"github.com/pummel-dev/pummel/target"
 )
 
 // builtinTarget starts the built-in server on loopback.
@@ -17,7 +17,7 @@ func builtinTarget(tb testing.TB) *url.URL {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := server.New()
+	srv := target.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
 	tb.Cleanup(func() { srv.Shutdown() })
 	return &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}

@@ -26,7 +26,7 @@ const (
 // response, or as one error. Bytes that no request asked for are a read
 // error of their own.
 type conn struct {
-	run    *run
+	load   *load
 	worker *worker
 	out    *outbox // where outcomes go: the connection's own, or its loop's
 	p      parser
@@ -60,9 +60,9 @@ type conn struct {
 	shrank            bool
 }
 
-func (c *conn) init(r *run, w *worker, out *outbox, memo *headerMemo) {
-	c.run, c.worker, c.out = r, w, out
-	c.p.head, c.p.keepBody, c.p.memo = r.head, r.keepBody, memo
+func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
+	c.load, c.worker, c.out = r, w, out
+	c.p.head, c.p.keepBody, c.p.last = r.head, r.keepBody, last
 	if w.script != nil {
 		c.sc = new(scriptBufs)
 		if w.script.thread.WantsResponse() {
@@ -145,7 +145,7 @@ func (c *conn) respond(now time.Time) (closing bool) {
 	if c.worker.script != nil {
 		c.scriptResponse(c.p.status)
 	}
-	return c.p.closeConn || c.run.cfg.NoKeepAlive
+	return c.p.closeConn || c.load.cfg.NoKeepAlive
 }
 
 // closeAfterResponse counts what a close after a response leaves: the
@@ -157,7 +157,7 @@ func (c *conn) closeAfterResponse(extra int) next {
 	} else if extra > 0 {
 		c.unsolicited()
 	}
-	if !c.run.cfg.NoKeepAlive {
+	if !c.load.cfg.NoKeepAlive {
 		c.worker.addReconnect(c.t.phase)
 	}
 	return reopen
@@ -216,8 +216,8 @@ func (c *conn) unsolicited() {
 // or in open loop from the ticket's intended send time.
 func (c *conn) complete(now time.Time) {
 	status := c.p.status
-	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.run.start), Status: status,
-		Rejected: c.run.rejects(status)}
+	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.load.start), Status: status,
+		Rejected: c.load.rejects(status)}
 	if !c.t.due.IsZero() {
 		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(c.t.due), c.sent.Sub(c.t.due)
 	}
@@ -226,8 +226,8 @@ func (c *conn) complete(now time.Time) {
 	c.worker.done.Add(1)
 	// A rejected status is already an error: a response counts in one
 	// class only.
-	if c.run.cfg.Expect.active() && !o.Rejected {
-		if why := c.run.cfg.Expect.check(status, c.p.body); why != "" {
+	if c.load.cfg.Checks.active() && !o.Rejected {
+		if why := c.load.cfg.Checks.check(status, c.p.body); why != "" {
 			c.worker.addError(c.t.phase, record.Validation, why)
 		}
 	}
@@ -261,8 +261,8 @@ func (c *conn) nextBackoff() time.Duration {
 // the script's request() returned, which may hold several pipelined
 // requests (with -n, cut to what is left).
 func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
-	if !c.run.dynamic {
-		req, reps = c.run.requests(t.count)
+	if !c.load.dynamic {
+		req, reps = c.load.requests(t.count)
 		return req, t.count, reps
 	}
 	req, err := c.scriptRequest()
@@ -272,8 +272,8 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 	}
 	c.sc.ends = countRequests(req, c.sc.ends)
 	k = len(c.sc.ends)
-	if extra := k - t.count; extra > 0 && c.run.limit > 0 {
-		_, got := c.run.claim(extra)
+	if extra := k - t.count; extra > 0 && c.load.limit > 0 {
+		_, got := c.load.claim(extra)
 		k = t.count + got
 	}
 	return req[:c.sc.ends[k-1]], k, 1

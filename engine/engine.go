@@ -84,8 +84,8 @@ type Config struct {
 	// background goroutine with a snapshot of the run, for a live display.
 	Progress func(Progress)
 
-	// Expect holds the response checks; failures count as validation errors.
-	Expect Expect
+	// Checks holds the response checks; failures count as validation errors.
+	Checks Checks
 
 	// UnixSocket, if set, is dialed instead of the URL's host and port.
 	UnixSocket string

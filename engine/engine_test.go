@@ -18,9 +18,9 @@ import (
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// load runs the engine against srv with cfg's shape, filling in the URL and
+// runLoad runs the engine against srv with cfg's shape, filling in the URL and
 // safe bounds, and fails the test on a run error.
-func load(t *testing.T, srv *fixture.Server, cfg Config) stats.Result {
+func runLoad(t *testing.T, srv *fixture.Server, cfg Config) stats.Result {
 	t.Helper()
 	var err error
 	if cfg.URL, err = url.Parse(srv.URL()); err != nil {
@@ -47,7 +47,7 @@ func ended(r stats.Result) int64 { return r.Requests + r.Errors.Socket() }
 func TestExactCountsAgreeWithTheServer(t *testing.T) {
 	for _, tc := range []struct{ n, c, t int }{{1, 1, 1}, {1000, 1, 1}, {1000, 7, 3}, {997, 64, 2}, {5, 50, 2}} {
 		srv := fixture.New(t, fixture.Behaviour{})
-		res := load(t, srv, Config{Requests: int64(tc.n), Connections: tc.c, Threads: tc.t})
+		res := runLoad(t, srv, Config{Requests: int64(tc.n), Connections: tc.c, Threads: tc.t})
 		if res.Requests != int64(tc.n) || srv.Requests() != int64(tc.n) || res.Errors != (stats.Errors{}) {
 			t.Errorf("-n %d -c %d -t %d: pummel counted %d (errors %+v), the server %d",
 				tc.n, tc.c, tc.t, res.Requests, res.Errors, srv.Requests())
@@ -61,7 +61,7 @@ func TestExactCountsAgreeWithTheServer(t *testing.T) {
 func TestLatencyOfAKnownDelay(t *testing.T) {
 	const delay = 50 * time.Millisecond
 	srv := fixture.New(t, fixture.Behaviour{Delay: delay})
-	res := load(t, srv, Config{Requests: 20, Connections: 2})
+	res := runLoad(t, srv, Config{Requests: 20, Connections: 2})
 	lat := res.Latency
 	if lat.Min < float64(delay.Microseconds()) {
 		t.Errorf("min latency %.0fus is below the server's delay of %v", lat.Min, delay)
@@ -77,7 +77,7 @@ func TestLatencyOfAKnownDelay(t *testing.T) {
 
 func TestStatusMix(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 200, 404, 500}})
-	res := load(t, srv, Config{Requests: 400, Connections: 4, Threads: 2})
+	res := runLoad(t, srv, Config{Requests: 400, Connections: 4, Threads: 2})
 	want := map[string]int64{"200": 200, "404": 100, "500": 100}
 	for code, n := range want {
 		if res.Status[code] != n {
@@ -103,7 +103,7 @@ func TestBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, tt.behaviour)
-			res := load(t, srv, Config{Requests: 20, Connections: 2})
+			res := runLoad(t, srv, Config{Requests: 20, Connections: 2})
 			if res.Requests != 20 || res.Errors != (stats.Errors{}) {
 				t.Errorf("requests %d, errors %+v, causes %v: want 20 clean", res.Requests, res.Errors, res.ErrorCauses)
 			}
@@ -126,7 +126,7 @@ func TestServerClosesAreReconnectsNotErrors(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(engine+"/"+tt.name, func(t *testing.T) {
 				srv := fixture.New(t, tt.behaviour)
-				res := load(t, srv, Config{Engine: engine, Requests: 30, Connections: 1})
+				res := runLoad(t, srv, Config{Engine: engine, Requests: 30, Connections: 1})
 				if res.Requests != 30 || res.Errors != (stats.Errors{}) {
 					t.Errorf("requests %d, errors %+v %v: want 30 and none", res.Requests, res.Errors, res.ErrorCauses)
 				}
@@ -149,7 +149,7 @@ func TestASilentCloseAfterAResponseIsCountedNotHidden(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{CloseAfterSilently: 3})
-			res := load(t, srv, Config{Engine: engine, Requests: 30, Connections: 1})
+			res := runLoad(t, srv, Config{Engine: engine, Requests: 30, Connections: 1})
 			if ended(res) != 30 || srv.Requests() != res.Requests {
 				t.Errorf("%d requests ended (responses %d, errors %+v), the server answered %d; want 30, and as many as the responses",
 					ended(res), res.Requests, res.Errors, srv.Requests())
@@ -181,7 +181,7 @@ func TestFaultsAreCountedInTheirClass(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(engine+"/"+tt.name, func(t *testing.T) {
 				srv := fixture.New(t, tt.behaviour)
-				res := load(t, srv, Config{Engine: engine, Requests: 12, Connections: tt.conns})
+				res := runLoad(t, srv, Config{Engine: engine, Requests: 12, Connections: tt.conns})
 				if ended(res) != 12 {
 					t.Errorf("%d requests ended, want exactly 12 (responses %d, errors %+v)", ended(res), res.Requests, res.Errors)
 				}
@@ -206,7 +206,7 @@ func TestStalledServerTimesOutAndTheRunEndsOnTime(t *testing.T) {
 		srv := fixture.New(t, b)
 		const d, timeout = 600 * time.Millisecond, 200 * time.Millisecond
 		began := time.Now()
-		res := load(t, srv, Config{Duration: d, Timeout: timeout, Connections: 3})
+		res := runLoad(t, srv, Config{Duration: d, Timeout: timeout, Connections: 3})
 		took := time.Since(began)
 		if res.Errors.Timeout == 0 {
 			t.Errorf("%+v: no timeouts counted (errors %+v)", b, res.Errors)
@@ -294,11 +294,11 @@ func TestDialsThatHangAfterSomeOpenedCostOneTimeoutBeforeTheClock(t *testing.T) 
 
 func TestValidation(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Status: []int{200, 201}, Body: []byte("hello world")})
-	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}, Body: []byte("world")}})
+	res := runLoad(t, srv, Config{Requests: 10, Checks: Checks{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}, Body: []byte("world")}})
 	if res.Errors.Validation != 5 || res.Requests != 10 {
 		t.Errorf("validation errors %d of %d responses, want 5 of 10", res.Errors.Validation, res.Requests)
 	}
-	res = load(t, srv, Config{Requests: 10, Expect: Expect{Body: []byte("absent")}})
+	res = runLoad(t, srv, Config{Requests: 10, Checks: Checks{Body: []byte("absent")}})
 	if res.Errors.Validation != 10 {
 		t.Errorf("validation errors %d, want 10 (body check)", res.Errors.Validation)
 	}
@@ -306,7 +306,7 @@ func TestValidation(t *testing.T) {
 
 func TestNoKeepAliveOpensAConnectionPerRequest(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
-	res := load(t, srv, Config{Requests: 25, Connections: 2, NoKeepAlive: true})
+	res := runLoad(t, srv, Config{Requests: 25, Connections: 2, NoKeepAlive: true})
 	if res.Requests != 25 || res.Errors != (stats.Errors{}) || res.Reconnects != 0 {
 		t.Errorf("requests %d, errors %+v, reconnects %d", res.Requests, res.Errors, res.Reconnects)
 	}
@@ -329,7 +329,7 @@ func TestCancelReturnsPartialResults(t *testing.T) {
 func TestBytesWrittenMatchRequests(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	cfg := Config{Requests: 100, Connections: 3, Method: "POST", Body: []byte("0123456789")}
-	res := load(t, srv, cfg)
+	res := runLoad(t, srv, cfg)
 	cfg.URL, _ = url.Parse(srv.URL())
 	req, _ := buildRequest(&cfg)
 	if res.BytesWritten != 100*int64(len(req)) {
@@ -344,7 +344,7 @@ func TestExpectBodyFindsTextAtTheEndOfALargeBody(t *testing.T) {
 	body := append(bytes.Repeat([]byte("x"), 300_000), "needle"...)
 	for _, b := range []fixture.Behaviour{{Body: body}, {Body: body, Chunked: true}, {Body: body, CloseDelimited: true}} {
 		srv := fixture.New(t, b)
-		res := load(t, srv, Config{Requests: 6, Connections: 2, Expect: Expect{Body: []byte("needle")}})
+		res := runLoad(t, srv, Config{Requests: 6, Connections: 2, Checks: Checks{Body: []byte("needle")}})
 		if res.Requests != 6 || res.Errors != (stats.Errors{}) {
 			t.Errorf("%v: requests %d, errors %+v %v", b.Chunked, res.Requests, res.Errors, res.ErrorCauses)
 		}

@@ -32,7 +32,7 @@ func TestUnusualFramingsAreRead(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(engine+"/"+tt.name, func(t *testing.T) {
 				srv := fixture.New(t, fixture.Behaviour{Misbehave: fixture.Misbehaviour{Raw: []byte(tt.raw)}})
-				res := load(t, srv, Config{Engine: engine, Requests: 50, Connections: 2, Timeout: 2 * time.Second})
+				res := runLoad(t, srv, Config{Engine: engine, Requests: 50, Connections: 2, Timeout: 2 * time.Second})
 				if res.Requests != 50 || res.Errors != (stats.Errors{}) || srv.Requests() != 50 {
 					t.Errorf("responses %d, errors %+v %v, server %d; want 50 clean", res.Requests, res.Errors, res.ErrorCauses, srv.Requests())
 				}
@@ -47,7 +47,7 @@ func TestAcceptedStatusesAreNotErrors(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{Status: []int{404, 200}})
-			res := load(t, srv, Config{Engine: engine, Requests: 40, Expect: Expect{Status: []parse.StatusRange{{Lo: 404, Hi: 404}}}})
+			res := runLoad(t, srv, Config{Engine: engine, Requests: 40, Checks: Checks{Status: []parse.StatusRange{{Lo: 404, Hi: 404}}}})
 			if res.Errors.Status != 0 || res.Errors.Validation != 20 || res.Status["404"] != 20 {
 				t.Errorf("status errors %d, validation errors %d, statuses %v; want 0, 20 (the 200s), 20 × 404",
 					res.Errors.Status, res.Errors.Validation, res.Status)
@@ -62,7 +62,7 @@ func TestConnectionsClosedAtAcceptAreRedialedWithBackoff(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{RefuseAfterAccept: true})
-			res := load(t, srv, Config{Engine: engine, Duration: time.Second, Connections: 2})
+			res := runLoad(t, srv, Config{Engine: engine, Duration: time.Second, Connections: 2})
 			// Backing off from 10 ms, doubling, a connection dials about
 			// 7 times a second; without a backoff, thousands of times.
 			if n := srv.Connections(); n > 100 {
@@ -126,7 +126,7 @@ func TestLargeRequestsAreWrittenWhole(t *testing.T) {
 			t.Run(engine, func(t *testing.T) {
 				srv := fixture.New(t, fixture.Behaviour{})
 				cfg := Config{Engine: engine, Requests: 8, Connections: 2, Pipeline: depth, Method: "POST", Body: body}
-				res := load(t, srv, cfg)
+				res := runLoad(t, srv, cfg)
 				cfg.URL, _ = url.Parse(srv.URL())
 				req, _ := buildRequest(&cfg)
 				if res.Requests != 8 || res.Errors != (stats.Errors{}) || srv.Requests() != 8 || res.BytesWritten != 8*int64(len(req)) {

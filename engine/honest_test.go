@@ -50,7 +50,7 @@ func TestARequestIsSentOnce(t *testing.T) {
 					cfg := sh.cfg
 					cfg.Engine = engine
 					srv := fixture.New(t, fixture.Behaviour{Misbehave: sv.b})
-					res := load(t, srv, cfg)
+					res := runLoad(t, srv, cfg)
 					checkSentOnce(t, srv, cfg, res, sv.cause)
 				})
 			}
@@ -98,7 +98,7 @@ func TestADroppedRequestIsOneReadError(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{Misbehave: fixture.Misbehaviour{DropEvery: 2}})
-			res := load(t, srv, Config{Engine: engine, Requests: 100, Connections: 1, Method: "POST", Body: []byte("x=1")})
+			res := runLoad(t, srv, Config{Engine: engine, Requests: 100, Connections: 1, Method: "POST", Body: []byte("x=1")})
 			if res.Requests != 50 || res.Errors.Read != 50 || srv.Requests() != 100 {
 				t.Errorf("responses %d, read errors %d %v, server %d; want 50, 50, 100",
 					res.Requests, res.Errors.Read, res.ErrorCauses, srv.Requests())
@@ -121,7 +121,7 @@ func TestAnIdleCloseIsAReconnect(t *testing.T) {
 			// 10 requests a second over one connection: it sits idle 100 ms
 			// between them, and the server closes it after 5 ms of that,
 			// long before the next request even on a busy machine.
-			res := load(t, srv, Config{Engine: engine, Rates: []float64{10}, Duration: time.Second, Connections: 1})
+			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{10}, Duration: time.Second, Connections: 1})
 			if res.Requests != 10 || res.Errors != (stats.Errors{}) || srv.Requests() != 10 {
 				t.Errorf("responses %d, errors %+v %v, server %d; want 10, none, 10", res.Requests, res.Errors, res.ErrorCauses, srv.Requests())
 			}

@@ -23,7 +23,7 @@ const loopSupported = true
 // once, into the loop's one read buffer, unless the read filled it; only a
 // partial response header is kept per connection until the rest arrives.
 type loop struct {
-	run       *run
+	load      *load
 	transport *loops
 	addr      unix.Sockaddr // the target, the loop's own copy
 	worker    *worker
@@ -34,7 +34,7 @@ type loop struct {
 	events    []unix.EpollEvent
 	buf       []byte // the read buffer every connection reads into
 	hp        headerParsers
-	memo      headerMemo // the last response header, for every connection
+	last      lastHeader // the last response header, for every connection
 	// deadlines orders the dials' and requests' timeouts; wakes the
 	// connections' backoffs and delays.
 	deadlines deadlineQueue
@@ -76,7 +76,7 @@ const maxEvents = 512
 // wakeIndex marks the wake-up eventfd in an epoll event's data.
 const wakeIndex = -1
 
-func newLoop(r *run, w *worker, conns int) (*loop, error) {
+func newLoop(r *load, w *worker, conns int) (*loop, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func newLoop(r *run, w *worker, conns int) (*loop, error) {
 		unix.Close(epfd)
 		return nil, err
 	}
-	l := &loop{run: r, worker: w, epfd: epfd, wakefd: wakefd,
+	l := &loop{load: r, worker: w, epfd: epfd, wakefd: wakefd,
 		events: make([]unix.EpollEvent, min(maxEvents, conns+1)),
 		buf:    make([]byte, loopReadBuffer)}
 	l.hp.own = newHeaderParser()
@@ -119,7 +119,7 @@ func (l *loop) serve(gate <-chan struct{}) {
 	<-gate
 	l.poll() // what came while the loop waited at the gate
 	l.begin()
-	for !l.done && !l.run.stopped() && !l.idleForGood() {
+	for !l.done && !l.load.stopped() && !l.idleForGood() {
 		l.wait()
 		l.expire()
 		l.sendReady()

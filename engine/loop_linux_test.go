@@ -9,7 +9,7 @@ import (
 // before 5.11, time out and are woken.
 func TestLoopWaits(t *testing.T) {
 	for _, old := range []bool{false, true} {
-		l, err := newLoop(&run{cfg: &Config{}}, newWorker(2, false), 1)
+		l, err := newLoop(&load{cfg: &Config{}}, newWorker(2, false), 1)
 		if err != nil {
 			t.Fatal(err)
 		}

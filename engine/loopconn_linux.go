@@ -54,7 +54,7 @@ const (
 func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
-	c.init(l.run, l.worker, &l.out, &l.memo)
+	c.init(l.load, l.worker, &l.out, &l.last)
 	return c
 }
 
@@ -71,7 +71,7 @@ func (c *loopConn) start() {
 // nextTicket takes the next closed-loop ticket and begins it, after the
 // script's delay if it has one; without one the connection retires.
 func (c *loopConn) nextTicket() {
-	t, ok := c.run.next(c.worker)
+	t, ok := c.load.next(c.worker)
 	if !ok {
 		c.setActive(false)
 		return
@@ -130,7 +130,7 @@ func (c *loopConn) dial() {
 		c.dialFailed(err)
 		return
 	}
-	c.l.deadlines.push(&c.timed, now.Add(c.run.cfg.Timeout))
+	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
 }
 
 // event handles what epoll reported for the socket.
@@ -180,7 +180,7 @@ func (c *loopConn) connectDone() {
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
 		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
-		if c.run.cfg.NoKeepAlive { // each request dials its own: this one only proved the target is there
+		if c.load.cfg.NoKeepAlive { // each request dials its own: this one only proved the target is there
 			c.shut()
 		}
 		return
@@ -191,7 +191,7 @@ func (c *loopConn) connectDone() {
 		return
 	}
 	start := now // keep-alive latency excludes the dial
-	if c.run.cfg.NoKeepAlive {
+	if c.load.cfg.NoKeepAlive {
 		start = c.dialStart
 	}
 	c.send(start)
@@ -203,7 +203,7 @@ func (c *loopConn) dialFailed(err error) {
 		o.failed(err)
 		return
 	}
-	if c.holding && !c.run.stopped() {
+	if c.holding && !c.load.stopped() {
 		c.record(connectFailure(err), c.k)
 	}
 	c.hold(false)
@@ -215,7 +215,7 @@ func (c *loopConn) send(start time.Time) {
 	c.wrote(start)
 	c.off, c.grace = 0, 0
 	c.state = writing
-	c.l.deadlines.push(&c.timed, start.Add(c.run.cfg.Timeout))
+	c.l.deadlines.push(&c.timed, start.Add(c.load.cfg.Timeout))
 	c.write()
 }
 

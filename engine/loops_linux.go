@@ -14,7 +14,7 @@ import (
 // loops is the event-loop transport: one loop per worker, each owning its
 // share of the connections.
 type loops struct {
-	run      *run
+	load     *load
 	loops    []*loop
 	gate     chan struct{} // closed when the clock starts
 	finished chan struct{} // closed when every loop returned
@@ -27,8 +27,8 @@ type loops struct {
 	unresolved, broken error
 }
 
-func newLoops(r *run, workers []*worker) transport {
-	t := &loops{run: r, gate: make(chan struct{}), finished: make(chan struct{})}
+func newLoops(r *load, workers []*worker) transport {
+	t := &loops{load: r, gate: make(chan struct{}), finished: make(chan struct{})}
 	t.family, t.addr, t.unresolved = sockaddr(r.cfg, r.dialer.address)
 	for i, w := range workers {
 		n := r.cfg.Connections / len(workers)
@@ -99,7 +99,7 @@ func (t *loops) open() error {
 		if t.broken != nil {
 			return t.broken
 		}
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.run.dialer.address, t.unresolved)
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.load.dialer.address, t.unresolved)
 	}
 	t.opening.wg.Add(len(t.loops))
 	var wg sync.WaitGroup
@@ -111,13 +111,13 @@ func (t *loops) open() error {
 	if t.opening.opened.Load() > 0 {
 		return nil
 	}
-	t.run.halted.Store(true)
+	t.load.halted.Store(true)
 	close(t.gate)
 	<-t.finished
-	if err := t.run.ctx.Err(); err != nil {
+	if err := t.load.ctx.Err(); err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.run.dialer.address, t.opening.firstErr)
+	return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.load.dialer.address, t.opening.firstErr)
 }
 
 // abandon closes loops made before one could not be.
@@ -184,13 +184,13 @@ func (l *loop) open() {
 	defer l.opening.wg.Done()
 	next := 0
 	for {
-		for l.dialing < maxDialing && next < len(l.conns) && !l.run.stopped() && !l.opening.stopDialing(l.run.cfg.Timeout) {
-			if c := l.conns[next]; !l.run.cfg.NoKeepAlive || next == 0 {
+		for l.dialing < maxDialing && next < len(l.conns) && !l.load.stopped() && !l.opening.stopDialing(l.load.cfg.Timeout) {
+			if c := l.conns[next]; !l.load.cfg.NoKeepAlive || next == 0 {
 				c.dial()
 			}
 			next++
 		}
-		if l.dialing == 0 || l.run.stopped() {
+		if l.dialing == 0 || l.load.stopped() {
 			return
 		}
 		l.wait()
@@ -232,7 +232,7 @@ func (s *loopSchedule) nextDue(l *loop) (time.Time, bool) {
 	if s == nil {
 		return time.Time{}, false
 	}
-	t, ok := l.run.scheduled(s.next)
+	t, ok := l.load.scheduled(s.next)
 	return t.due, ok
 }
 
@@ -241,7 +241,7 @@ func (s *loopSchedule) pending() bool { return s != nil && s.next < s.total }
 
 // take returns the ticket of the loop's next request and moves past it.
 func (s *loopSchedule) take(l *loop) ticket {
-	t, _ := l.run.scheduled(s.next)
+	t, _ := l.load.scheduled(s.next)
 	s.next += s.stride
 	return t
 }

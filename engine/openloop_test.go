@@ -29,7 +29,7 @@ func TestOpenLoopSendsRateTimesDuration(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{Delay: tt.delay})
-			res := load(t, srv, Config{Rates: tt.rates, Duration: tt.d, Connections: tt.c, Threads: tt.thr})
+			res := runLoad(t, srv, Config{Rates: tt.rates, Duration: tt.d, Connections: tt.c, Threads: tt.thr})
 			if res.Requests != tt.wantTotal || srv.Requests() != tt.wantTotal || res.Errors != (stats.Errors{}) {
 				t.Errorf("responses %d, server %d, errors %+v; want exactly %d", res.Requests, srv.Requests(), res.Errors, tt.wantTotal)
 			}
@@ -84,7 +84,7 @@ func TestOpenLoopCorrectsForCoordinatedOmission(t *testing.T) {
 
 func TestStagesKeepTheirConnections(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
-	res := load(t, srv, Config{Rates: []float64{50, 100, 200}, Duration: 400 * time.Millisecond, Connections: 4, Threads: 2})
+	res := runLoad(t, srv, Config{Rates: []float64{50, 100, 200}, Duration: 400 * time.Millisecond, Connections: 4, Threads: 2})
 	if len(res.Stages) != 3 {
 		t.Fatalf("%d stages, want 3", len(res.Stages))
 	}
@@ -117,7 +117,7 @@ func TestWarmupIsExcludedFromEveryFigure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{})
 			tt.cfg.Connections = 4
-			res := load(t, srv, tt.cfg)
+			res := runLoad(t, srv, tt.cfg)
 			if tt.serverSeen < 0 && (res.Requests != tt.measured || srv.Requests() <= tt.measured) {
 				t.Errorf("measured %d of the %d the server saw; want %d after a warm-up", res.Requests, srv.Requests(), tt.measured)
 			}
@@ -157,7 +157,7 @@ func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
 	// One connection, 10 ms per request: about 100 requests/s throughout.
 	// A sample that took in the warm-up's responses would be far above.
-	res := load(t, srv, Config{Connections: 1, Duration: 500 * time.Millisecond, Warmup: 500 * time.Millisecond})
+	res := runLoad(t, srv, Config{Connections: 1, Duration: 500 * time.Millisecond, Warmup: 500 * time.Millisecond})
 	if res.ThreadRate.Samples == 0 || res.ThreadRate.Max > 3*res.ThreadRate.Mean {
 		t.Errorf("Req/Sec %+v: a sample holds the warm-up", res.ThreadRate)
 	}
@@ -170,8 +170,8 @@ func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
 
 func TestWarmupByCountStartsTheClockAtTheFirstMeasuredRequest(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
-	plain := load(t, srv, Config{Requests: 30, Connections: 1})
-	warmed := load(t, srv, Config{Requests: 30, WarmupRequests: 30, Connections: 1})
+	plain := runLoad(t, srv, Config{Requests: 30, Connections: 1})
+	warmed := runLoad(t, srv, Config{Requests: 30, WarmupRequests: 30, Connections: 1})
 	// Same load, same server: the warm-up must not lengthen the measured time.
 	if warmed.Requests != 30 || warmed.DurationS > 1.5*plain.DurationS {
 		t.Errorf("%d requests in %.3fs after a warm-up, %.3fs without", warmed.Requests, warmed.DurationS, plain.DurationS)
@@ -180,7 +180,7 @@ func TestWarmupByCountStartsTheClockAtTheFirstMeasuredRequest(t *testing.T) {
 
 func TestOpenLoopLastsItsSchedule(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
-	res := load(t, srv, Config{Rates: []float64{4}, Duration: time.Second, Connections: 2})
+	res := runLoad(t, srv, Config{Rates: []float64{4}, Duration: time.Second, Connections: 2})
 	// The last of 4 requests is due at 0.75 s; the stage lasts 1 s.
 	if res.Requests != 4 || res.DurationS < 1 || res.RequestsPerS > 4.01 {
 		t.Errorf("%d requests in %.3fs, %.2f/s: want 4 over the whole second", res.Requests, res.DurationS, res.RequestsPerS)
@@ -189,7 +189,7 @@ func TestOpenLoopLastsItsSchedule(t *testing.T) {
 
 func TestAResponseCountsInOneClassOnly(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Status: []int{500}})
-	res := load(t, srv, Config{Requests: 10, Expect: Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}}})
+	res := runLoad(t, srv, Config{Requests: 10, Checks: Checks{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}}})
 	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
 	}

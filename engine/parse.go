@@ -43,7 +43,7 @@ const (
 // feed it, so they frame and classify responses alike.
 //
 // Only a response header must be whole in one buffer, to be parsed by
-// fasthttp (or recognised by the header memo); feed says when it is not,
+// fasthttp (or recognised as the last header); feed says when it is not,
 // and the caller keeps the partial header and feeds it again with what
 // follows. Bodies are consumed as they arrive and kept only when a check
 // or a script needs them.
@@ -65,12 +65,12 @@ type parser struct {
 	keepBody bool
 	body     []byte
 	// headers, when set, receives a copy of each parsed header's fields
-	// (a script's response() wants them); the memo is then not used.
+	// (a script's response() wants them); the last header is then not used.
 	headers func(*fasthttp.ResponseHeader)
-	// memo is the last header parsed, shared by the connections of an
+	// last is the last header parsed, shared by the connections of an
 	// event loop (they talk to one server, one at a time), a connection's
 	// own in the goroutine transport; nil: none.
-	memo *headerMemo
+	last *lastHeader
 }
 
 // event is what feed found.
@@ -155,7 +155,7 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	b = b[n:]
 	p.interim = false
 	if m, ok := p.recognise(b); ok {
-		p.begin(p.memo.status, p.memo.length, p.memo.closeConn)
+		p.begin(p.last.status, p.last.length, p.last.closeConn)
 		return n + m, true, nil
 	}
 	end := headerEnd(b)
@@ -177,8 +177,8 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	}
 	if p.headers != nil {
 		p.headers(h)
-	} else if p.memo != nil {
-		p.memo.remember(b[:end], status, length, closeConn)
+	} else if p.last != nil {
+		p.last.remember(b[:end], status, length, closeConn)
 	}
 	p.begin(status, length, closeConn)
 	return n + end, true, nil
@@ -187,10 +187,10 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 // recognise reports whether b starts with the remembered header, and how
 // long it is; never with a script, which wants every header parsed.
 func (p *parser) recognise(b []byte) (int, bool) {
-	if p.memo == nil || p.headers != nil {
+	if p.last == nil || p.headers != nil {
 		return 0, false
 	}
-	return p.memo.match(b)
+	return p.last.match(b)
 }
 
 // begin starts reading the body of a response whose header was read;

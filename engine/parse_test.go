@@ -114,7 +114,7 @@ func TestParserFramesResponses(t *testing.T) {
 	for _, tt := range tests {
 		for how, pieces := range splits(tt.stream, rng) {
 			t.Run(tt.name+"/"+how, func(t *testing.T) {
-				p := &parser{head: tt.head, keepBody: true, memo: &headerMemo{}}
+				p := &parser{head: tt.head, keepBody: true, last: &lastHeader{}}
 				got, err := parseStream(p, pieces, tt.closed)
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("error %v, want %v", err, tt.err)
@@ -138,18 +138,18 @@ func TestParserFramesResponses(t *testing.T) {
 	}
 }
 
-// A header that arrives again with another Date is recognised by the memo
+// A header that arrives again with another Date is recognised as the last header
 // instead of parsed, and reads the same.
 func TestParserRemembersTheHeader(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:39 GMT\r\nContent-Length: 2\r\n\r\nok"
 	const b = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:40 GMT\r\nContent-Length: 2\r\n\r\nok"
-	p := &parser{keepBody: true, memo: &headerMemo{}}
+	p := &parser{keepBody: true, last: &lastHeader{}}
 	got, err := parseStream(p, []string{a, b, a}, false)
 	if err != nil || len(got) != 3 || got[2] != (parsed{200, false, "ok"}) {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if p.memo.hits != 2 {
-		t.Errorf("memo hits %d, want 2", p.memo.hits)
+	if p.last.hits != 2 {
+		t.Errorf("last header hits %d, want 2", p.last.hits)
 	}
 }
 
@@ -160,7 +160,7 @@ func FuzzParser(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		var first []parsed
 		for _, pieces := range splits(stream, rng) {
-			got, err := parseStream(&parser{keepBody: true, memo: &headerMemo{}}, pieces, true)
+			got, err := parseStream(&parser{keepBody: true, last: &lastHeader{}}, pieces, true)
 			if err != nil {
 				return
 			}
@@ -184,7 +184,7 @@ func TestWaitingConnectionsHoldNoParser(t *testing.T) {
 		parserPool.Get()
 	}
 	before := parsersMade.Load()
-	res := load(t, srv, Config{Engine: EngineGoroutine, Duration: 300 * time.Millisecond, Connections: 50, Threads: 2})
+	res := runLoad(t, srv, Config{Engine: EngineGoroutine, Duration: 300 * time.Millisecond, Connections: 50, Threads: 2})
 	if made := parsersMade.Load() - before; made != 0 || res.Requests != 0 {
 		t.Errorf("%d parsers made for %d responses, want none", made, res.Requests)
 	}

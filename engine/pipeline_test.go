@@ -30,7 +30,7 @@ func TestPipelining(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(engine+"/"+tt.name, func(t *testing.T) {
 				srv := fixture.New(t, tt.behaviour)
-				res := load(t, srv, Config{Engine: engine, Requests: tt.n, Connections: 4, Threads: 2, Pipeline: 16})
+				res := runLoad(t, srv, Config{Engine: engine, Requests: tt.n, Connections: 4, Threads: 2, Pipeline: 16})
 				if res.Requests != tt.responses || res.Errors != (stats.Errors{}) {
 					t.Errorf("responses %d, errors %+v %v; want %d and none", res.Requests, res.Errors, res.ErrorCauses, tt.responses)
 				}
@@ -55,7 +55,7 @@ func TestPipelinedRequestsBehindACloseAreErrors(t *testing.T) {
 		for _, b := range []fixture.Behaviour{{CloseAfter: 5}, {CloseAfterSilently: 5}} {
 			t.Run(engine, func(t *testing.T) {
 				srv := fixture.New(t, b)
-				res := load(t, srv, Config{Engine: engine, Requests: 200, Connections: 4, Threads: 2, Pipeline: 16})
+				res := runLoad(t, srv, Config{Engine: engine, Requests: 200, Connections: 4, Threads: 2, Pipeline: 16})
 				if res.Requests != 65 || res.Errors.Read != 135 || ended(res) != 200 || srv.Requests() != 65 {
 					t.Errorf("responses %d, read errors %d %v, server %d; want 65, 135, 65",
 						res.Requests, res.Errors.Read, res.ErrorCauses, srv.Requests())
@@ -67,7 +67,7 @@ func TestPipelinedRequestsBehindACloseAreErrors(t *testing.T) {
 
 func TestPipelinedFailureEndsTheRequestsQueuedBehindIt(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{ResetAfterResponses: 2})
-	res := load(t, srv, Config{Requests: 64, Connections: 1, Pipeline: 16})
+	res := runLoad(t, srv, Config{Requests: 64, Connections: 1, Pipeline: 16})
 	// Each batch of 16: two answered, the third reset mid-response, and
 	// the 13 behind it never answered: 14 read errors per batch.
 	if res.Requests != 8 || res.Errors.Read != 56 || ended(res) != 64 {
@@ -78,7 +78,7 @@ func TestPipelinedFailureEndsTheRequestsQueuedBehindIt(t *testing.T) {
 func TestPipelinedLatencyRunsFromTheBatchSend(t *testing.T) {
 	const delay = 20 * time.Millisecond
 	srv := fixture.New(t, fixture.Behaviour{Delay: delay})
-	res := load(t, srv, Config{Requests: 4, Connections: 1, Pipeline: 4})
+	res := runLoad(t, srv, Config{Requests: 4, Connections: 1, Pipeline: 4})
 	// The server answers the batch one response after another, so the
 	// last response waited for all four delays.
 	if res.Latency.Min < float64(delay.Microseconds()) || res.Latency.Max < float64(4*delay.Microseconds()) {
@@ -88,7 +88,7 @@ func TestPipelinedLatencyRunsFromTheBatchSend(t *testing.T) {
 
 func TestClaimHandsOutExactlyTheRequests(t *testing.T) {
 	for _, depth := range []int{1, 7, 16} {
-		r := &run{cfg: &Config{WarmupRequests: 100}, limit: 1100}
+		r := &load{cfg: &Config{WarmupRequests: 100}, limit: 1100}
 		var got, warm atomic.Int64
 		var wg sync.WaitGroup
 		for range 50 {

@@ -28,18 +28,18 @@ type Progress struct {
 	TargetRate float64
 }
 
-// report calls the Progress callback, at most every progressEvery.
-func (s *sampler) report(now time.Time) {
-	cb := s.run.cfg.Progress
+// showProgress calls the Progress callback, at most every progressEvery.
+func (s *sampler) showProgress(now time.Time) {
+	cb := s.load.cfg.Progress
 	if cb == nil || now.Sub(s.progress) < progressEvery {
 		return
 	}
 	s.progress = now
-	from := s.run.measureFrom()
+	from := s.load.measureFrom()
 	if from.IsZero() {
 		from = now
 	}
-	p := Progress{Elapsed: now.Sub(from), Planned: s.run.planned(), Limit: s.run.cfg.Requests, Measured: s.last.At > 0,
+	p := Progress{Elapsed: now.Sub(from), Planned: s.load.planned(), Limit: s.load.cfg.Requests, Measured: s.last.At > 0,
 		Rate: float64(s.last.Requests), P50: stats.Micros(s.last.Latency.P50), P99: stats.Micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()
@@ -47,16 +47,16 @@ func (s *sampler) report(now time.Time) {
 	for _, e := range s.second.prevErrs {
 		p.Errors += e
 	}
-	if s.run.sched != nil && p.Elapsed >= 0 && s.run.cfg.Duration > 0 {
-		if stage := int(p.Elapsed / s.run.cfg.Duration); stage < len(s.run.cfg.Rates) {
-			p.TargetRate = s.run.cfg.Rates[stage]
+	if s.load.sched != nil && p.Elapsed >= 0 && s.load.cfg.Duration > 0 {
+		if stage := int(p.Elapsed / s.load.cfg.Duration); stage < len(s.load.cfg.Rates) {
+			p.TargetRate = s.load.cfg.Rates[stage]
 		}
 	}
 	cb(p)
 }
 
 // planned is how long the measurement is planned to last.
-func (r *run) planned() time.Duration {
+func (r *load) planned() time.Duration {
 	if r.sched != nil {
 		return time.Duration(len(r.cfg.Rates)) * r.cfg.Duration
 	}

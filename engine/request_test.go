@@ -62,8 +62,8 @@ func TestBuildRequest(t *testing.T) {
 	}
 }
 
-func TestExpect(t *testing.T) {
-	e := Expect{Status: []parse.StatusRange{{Lo: 200, Hi: 299}, {Lo: 301, Hi: 301}}, Body: []byte("ok")}
+func TestChecks(t *testing.T) {
+	e := Checks{Status: []parse.StatusRange{{Lo: 200, Hi: 299}, {Lo: 301, Hi: 301}}, Body: []byte("ok")}
 	tests := []struct {
 		status int
 		body   string

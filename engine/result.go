@@ -13,7 +13,7 @@ import (
 // the open-loop stages, each also reported on its own when there are
 // several. It also returns the measured latencies as recorded, merged,
 // for a script's done().
-func (r *run) result(ws []*worker, elapsed time.Duration, rates []float64) (stats.Result, *hdrhistogram.Histogram) {
+func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (stats.Result, *hdrhistogram.Histogram) {
 	measured := []int{measuredPhase}
 	var stages []stats.Result
 	if r.sched != nil {

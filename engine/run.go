@@ -12,8 +12,8 @@ import (
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// run is the state shared by all connections of one Run.
-type run struct {
+// load is the state shared by all connections of one Run.
+type load struct {
 	cfg     *Config
 	request []byte // the serialised request every connection writes
 	// pipelined is request repeated depth times, written as one batch.
@@ -57,18 +57,18 @@ func repeatRequest(req []byte, depth int) []byte {
 
 // requests returns the bytes of k pipelined requests and how many times
 // to write them in a row.
-func (r *run) requests(k int) ([]byte, int) {
+func (r *load) requests(k int) ([]byte, int) {
 	if r.pipelined == nil {
 		return r.request, k
 	}
 	return r.pipelined[:k*len(r.request)], 1
 }
 
-func (r *run) stopped() bool { return r.halted.Load() }
+func (r *load) stopped() bool { return r.halted.Load() }
 
 // halt stops the run: new requests are refused and every connection stops
 // waiting at once. Requests in flight are abandoned, not counted (as wrk).
-func (r *run) halt() {
+func (r *load) halt() {
 	r.halted.Store(true)
 	r.cancel()
 	r.tr.halt()
@@ -154,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	return res, nil
 }
 
-func newRun(ctx context.Context, cfg *Config) (*run, error) {
+func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -163,11 +163,11 @@ func newRun(ctx context.Context, cfg *Config) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{
+	r := &load{
 		cfg:           cfg,
 		request:       request,
 		head:          cfg.method() == "HEAD",
-		keepBody:      cfg.Expect.needsBody(),
+		keepBody:      cfg.Checks.needsBody(),
 		dialer:        newDialer(cfg),
 		deadlineSlack: min(cfg.Timeout/4, time.Second),
 	}
@@ -193,7 +193,7 @@ var ErrUnreachable = errors.New("cannot connect to the target")
 // drive lets the connections go and runs them until the duration passes,
 // the requests or the schedule are done or ctx is cancelled; it returns
 // when the run ended.
-func (r *run) drive(ctx context.Context) time.Time {
+func (r *load) drive(ctx context.Context) time.Time {
 	finished := r.tr.start()
 	var deadline <-chan time.Time
 	if limit := r.timeLimit(); limit > 0 {
@@ -213,7 +213,7 @@ func (r *run) drive(ctx context.Context) time.Time {
 }
 
 // timeLimit is how long the run may last; 0 means until the requests are done.
-func (r *run) timeLimit() time.Duration {
+func (r *load) timeLimit() time.Duration {
 	if r.sched != nil {
 		// The schedule ends the run; this only bounds waiting for the
 		// last responses.
@@ -226,7 +226,7 @@ func (r *run) timeLimit() time.Duration {
 }
 
 // phases is how many recorder sets a worker keeps.
-func (r *run) phases() int {
+func (r *load) phases() int {
 	if r.sched != nil {
 		return 1 + len(r.cfg.Rates)
 	}
@@ -245,7 +245,7 @@ func recorders(ws []*worker, phases ...int) []*record.Recorder {
 }
 
 // measureFrom is when the measurement began, zero if it has not yet.
-func (r *run) measureFrom() time.Time {
+func (r *load) measureFrom() time.Time {
 	if n := r.measured.Load(); n != 0 {
 		return time.Unix(0, n)
 	}

@@ -21,7 +21,7 @@ const progressEvery = 250 * time.Millisecond
 // samples from `from` on (the end of the warm-up). It reads counters and
 // takes each worker's lock once per tick, never per request.
 type sampler struct {
-	run     *run
+	load    *load
 	workers []*worker
 	done    chan struct{}
 	out     chan samples
@@ -33,7 +33,7 @@ type sampler struct {
 
 // warming reports whether the measurement has not begun by now.
 func (s *sampler) warming(now time.Time) bool {
-	from := s.run.measureFrom()
+	from := s.load.measureFrom()
 	return from.IsZero() || now.Before(from)
 }
 
@@ -60,8 +60,8 @@ func (s samples) encodedTimeline() ([]stats.Second, error) {
 	return s.timeline, nil
 }
 
-func startSampler(r *run, workers []*worker) *sampler {
-	s := &sampler{run: r, workers: workers, done: make(chan struct{}), out: make(chan samples, 1)}
+func startSampler(r *load, workers []*worker) *sampler {
+	s := &sampler{load: r, workers: workers, done: make(chan struct{}), out: make(chan samples, 1)}
 	s.second.init()
 	go s.loop(time.Now())
 	return s
@@ -82,7 +82,7 @@ func (s *sampler) loop(last time.Time) {
 			}
 			last = now
 			s.tickSecond(&out, now, false)
-			s.report(now)
+			s.showProgress(now)
 		case <-s.done:
 			if len(out.rates) == 0 { // a run shorter than one interval
 				out.rates = appendRates(out.rates, s.workers, prev, time.Since(last))
@@ -97,7 +97,7 @@ func (s *sampler) loop(last time.Time) {
 // tickSecond appends a timeline entry when a second has passed (or, at the
 // end, for the part of a second left).
 func (s *sampler) tickSecond(out *samples, now time.Time, final bool) {
-	sec, h, ok := s.second.take(s.workers, now, final, s.run.measureFrom())
+	sec, h, ok := s.second.take(s.workers, now, final, s.load.measureFrom())
 	if !ok {
 		return
 	}

@@ -32,7 +32,7 @@ type scripted struct {
 // setupScript creates the script's threads, one per worker. A script that
 // only sets wrk.method, path, headers or body changes the request, which is
 // then still built once; otherwise the workers call into it per request.
-func (r *run) setupScript(workers []*worker) error {
+func (r *load) setupScript(workers []*worker) error {
 	threads, err := r.cfg.Script.Threads(r.scriptContext(), len(workers), r.dialer.address)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (r *run) setupScript(workers []*worker) error {
 // endless loop: it is stopped, so the run ends within --timeout of -d or
 // of the first interrupt, and counted as a validation error naming the
 // hook and line.
-func (r *run) scriptContext() context.Context {
+func (r *load) scriptContext() context.Context {
 	grace := min(r.cfg.Timeout/4, time.Second)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.ctx))
 	context.AfterFunc(r.ctx, func() { time.AfterFunc(grace, cancel) })
@@ -66,7 +66,7 @@ func (r *run) scriptContext() context.Context {
 }
 
 // useScriptFields rebuilds the one request from the fields the script set.
-func (r *run) useScriptFields(th *script.Thread) error {
+func (r *load) useScriptFields(th *script.Thread) error {
 	t, err := th.Fields()
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func (c *conn) scriptRequest() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.thread.HasRequest() {
-		return c.run.request, nil
+		return c.load.request, nil
 	}
 	var err error
 	c.sc.request, err = s.thread.AppendRequest(c.sc.request[:0])

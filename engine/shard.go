@@ -52,7 +52,7 @@ func (s Shard) validate(connections int) error {
 }
 
 // part returns the configuration of this part of the load: its share of
-// the connections and requests; the schedule is shared by run.scheduled.
+// the connections and requests; the schedule is shared by schedule.share.
 func (c Config) part() Config {
 	if c.Shard.whole() {
 		return c
@@ -72,7 +72,7 @@ const openLead = time.Second
 
 // waitUntil waits until lead before at, a Config.StartAt (the zero time:
 // no wait); it returns ctx's error if the run is cancelled first.
-func (r *run) waitUntil(at time.Time, lead time.Duration) error {
+func (r *load) waitUntil(at time.Time, lead time.Duration) error {
 	if at.IsZero() {
 		return nil
 	}

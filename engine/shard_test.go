@@ -22,7 +22,7 @@ func TestAPartTargetsItsShareOfTheRate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{})
-			res := load(t, srv, Config{Rates: tt.rates, Duration: 500 * time.Millisecond, Connections: 6, Threads: 2,
+			res := runLoad(t, srv, Config{Rates: tt.rates, Duration: 500 * time.Millisecond, Connections: 6, Threads: 2,
 				Shard: Shard{Index: 1, Count: 3}})
 			var want float64
 			for i, rate := range tt.rates {

@@ -20,7 +20,7 @@ type streamConn struct {
 	conn
 	tr   *streams
 	own  outbox
-	memo headerMemo
+	last lastHeader
 	nc   net.Conn // nil while disconnected
 	wire *wire    // nc's byte stream
 	// buf is the read buffer; buf[:carry] holds a partial response header
@@ -43,9 +43,9 @@ type streamConn struct {
 // connections are written on again at once and never pay for the look.
 const idlePeek = time.Millisecond
 
-func newStreamConn(r *run, w *worker, tr *streams) *streamConn {
+func newStreamConn(r *load, w *worker, tr *streams) *streamConn {
 	s := &streamConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
-	s.init(r, w, &s.own, &s.memo)
+	s.init(r, w, &s.own, &s.last)
 	return s
 }
 
@@ -53,7 +53,7 @@ func newStreamConn(r *run, w *worker, tr *streams) *streamConn {
 func (s *streamConn) loop() {
 	defer s.finish()
 	for {
-		t, ok := s.run.next(s.worker)
+		t, ok := s.load.next(s.worker)
 		if !ok || !s.waitUntil(t.due) {
 			return
 		}
@@ -76,7 +76,7 @@ func (s *streamConn) exchange() {
 			if !s.dial() {
 				return
 			}
-			if !s.run.cfg.NoKeepAlive {
+			if !s.load.cfg.NoKeepAlive {
 				start = time.Now() // keep-alive latency excludes the dial
 			}
 		} else if start.Sub(s.idleSince) > idlePeek && s.closedWhileIdle() {
@@ -84,7 +84,7 @@ func (s *streamConn) exchange() {
 			continue
 		}
 		s.moveDeadline(start)
-		if s.run.stopped() { // checked after the deadline moved: see run.halt
+		if s.load.stopped() { // checked after the deadline moved: see load.halt
 			return
 		}
 		if err := s.send(); err != nil {
@@ -97,7 +97,7 @@ func (s *streamConn) exchange() {
 			}
 			s.refused = s.served == 0 && closedBeforeWrite(err)
 			s.shut()
-			if !s.run.stopped() {
+			if !s.load.stopped() {
 				s.record(writeFailure(err), s.k)
 				s.backOffIfRefused()
 			}
@@ -127,7 +127,7 @@ func (s *streamConn) dial() bool {
 	if !f.failed() {
 		return true
 	}
-	if !s.run.stopped() { // a dial cut short by the end of the run is abandoned
+	if !s.load.stopped() { // a dial cut short by the end of the run is abandoned
 		s.record(f, s.k)
 		s.sleep(s.nextBackoff())
 	}
@@ -193,7 +193,7 @@ func (s *streamConn) consume(b []byte, scratch bool) bool {
 // readFailed counts a read that failed with requests in flight.
 func (s *streamConn) readFailed(err error) {
 	defer s.shut()
-	if s.run.stopped() {
+	if s.load.stopped() {
 		return // abandoned at the end of the run, not counted (as wrk)
 	}
 	now := time.Now()
@@ -240,7 +240,7 @@ func (s *streamConn) awaitResponse() {
 		// The direct read skips the deadline, which is also how a stopped
 		// run halts its connections: once stopped, a response must fail
 		// (abandoned, not counted), not be read.
-		s.wire.direct = !s.run.stopped()
+		s.wire.direct = !s.load.stopped()
 	}
 }
 
@@ -262,8 +262,8 @@ func (s *streamConn) closedWhileIdle() bool {
 // moveDeadline makes sure the connection's deadline lies past the
 // timeout of a request sent at start.
 func (s *streamConn) moveDeadline(start time.Time) {
-	if due := start.Add(s.run.cfg.Timeout); s.deadline.Before(due) {
-		s.deadline = due.Add(s.run.deadlineSlack)
+	if due := start.Add(s.load.cfg.Timeout); s.deadline.Before(due) {
+		s.deadline = due.Add(s.load.deadlineSlack)
 		s.nc.SetDeadline(s.deadline) //nolint:errcheck // a closed conn fails the write that follows
 	}
 }
@@ -278,7 +278,7 @@ func (s *streamConn) takeWire() {
 // open dials a fresh connection and registers it with the run.
 func (s *streamConn) open() failure {
 	t := time.Now()
-	nc, err := s.run.dialer.open(s.run.ctx)
+	nc, err := s.load.dialer.open(s.load.ctx)
 	if err != nil {
 		return connectFailure(err)
 	}
@@ -326,7 +326,7 @@ func (s *streamConn) finish() {
 func (s *streamConn) waitUntil(t time.Time) bool {
 	d := time.Until(t)
 	if t.IsZero() || d <= 0 {
-		return !s.run.stopped()
+		return !s.load.stopped()
 	}
 	if s.timer == nil {
 		s.timer = time.NewTimer(d)
@@ -336,7 +336,7 @@ func (s *streamConn) waitUntil(t time.Time) bool {
 	select {
 	case <-s.timer.C:
 		return true
-	case <-s.run.ctx.Done():
+	case <-s.load.ctx.Done():
 		return false
 	}
 }

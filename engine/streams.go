@@ -14,15 +14,15 @@ import (
 // blocking in its own reads and writes through Go's net package. It serves
 // TLS, an injected Config.Dial and systems without the event loop.
 type streams struct {
-	run   *run
+	load  *load
 	conns []*streamConn
 
 	mu   sync.Mutex            // guards live
 	live map[net.Conn]struct{} // connections to wake when the run stops
 }
 
-func newStreams(r *run, workers []*worker) *streams {
-	t := &streams{run: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
+func newStreams(r *load, workers []*worker) *streams {
+	t := &streams{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
 	t.conns = make([]*streamConn, r.cfg.Connections)
 	for i := range t.conns {
 		t.conns[i] = newStreamConn(r, workers[i%len(workers)], t)
@@ -37,7 +37,7 @@ func newStreams(r *run, workers []*worker) *streams {
 // before any connection opened stops, and all stop one dial timeout after
 // the first failure.
 func (t *streams) open() error {
-	r := t.run
+	r := t.load
 	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -88,11 +88,11 @@ var errStopped = errors.New("the run stopped")
 // openFirst dials s's first connection, before the clock starts.
 func (s *streamConn) openFirst(ctx context.Context) error {
 	t := time.Now()
-	nc, err := s.run.dialer.open(ctx)
+	nc, err := s.load.dialer.open(ctx)
 	if err != nil {
 		return err
 	}
-	if s.run.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
+	if s.load.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
 		nc.Close()
 		return nil
 	}
@@ -136,7 +136,7 @@ func (t *streams) halt() {
 func (t *streams) register(nc net.Conn) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.run.halted.Load() {
+	if t.load.halted.Load() {
 		return false
 	}
 	t.live[nc] = struct{}{}

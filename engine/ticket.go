@@ -20,7 +20,7 @@ const (
 // next hands a connection of worker w its next ticket; ok is false when
 // the run is over for it. An open-loop ticket is due at t.due: the
 // connection waits until then.
-func (r *run) next(w *worker) (t ticket, ok bool) {
+func (r *load) next(w *worker) (t ticket, ok bool) {
 	if r.halted.Load() || w.script != nil && w.script.thread.Stopped() {
 		return t, false
 	}
@@ -48,7 +48,7 @@ func (r *run) next(w *worker) (t ticket, ok bool) {
 
 // scheduled is the open-loop ticket of the schedule's i-th request; ok is
 // false past the last.
-func (r *run) scheduled(i int64) (t ticket, ok bool) {
+func (r *load) scheduled(i int64) (t ticket, ok bool) {
 	due, phase, ok := r.sched.at(i)
 	if !ok {
 		return t, false
@@ -58,7 +58,7 @@ func (r *run) scheduled(i int64) (t ticket, ok bool) {
 
 // claim takes up to n of the limited requests, never straddling the end
 // of the warm-up, and returns the index of the first and how many it took.
-func (r *run) claim(n int) (first int64, k int) {
+func (r *load) claim(n int) (first int64, k int) {
 	for {
 		i := r.issued.Load()
 		if i >= r.limit {

@@ -15,7 +15,7 @@ func TestTimelineSumsToTheTotals(t *testing.T) {
 	var progress []Progress
 	cfg := Config{Duration: 2300 * time.Millisecond, Connections: 3, Threads: 2, Warmup: 300 * time.Millisecond,
 		Progress: func(p Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }}
-	res := load(t, srv, cfg)
+	res := runLoad(t, srv, cfg)
 	if n := len(res.Timeline); n < 2 || n > 4 {
 		t.Fatalf("%d timeline entries for 2.3 s", n)
 	}

@@ -53,7 +53,7 @@ func (c *Config) loopCan() error {
 }
 
 // newTransport makes the transport cfg asks for.
-func (r *run) newTransport(workers []*worker) transport {
+func (r *load) newTransport(workers []*worker) transport {
 	if r.cfg.Transport() == EngineLoop {
 		return newLoops(r, workers)
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/target"
 )
 
 func TestHTTPS(t *testing.T) {
@@ -56,7 +56,7 @@ func TestUnixSocket(t *testing.T) {
 	if err != nil {
 		t.Skip("no unix sockets:", err)
 	}
-	srv := server.New()
+	srv := target.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
 	t.Cleanup(func() { srv.Shutdown() })
 	u, _ := url.Parse("http://localhost/status/201")

@@ -12,8 +12,8 @@ const MaxRuns = 1000
 // ConfigOf is the load c describes as every output records it, with the
 // URL and headers as configured (callers redact them, or show them as the
 // user wrote them) and no command line.
-func ConfigOf(c engine.Config) stats.RunConfig {
-	rc := stats.RunConfig{
+func ConfigOf(c engine.Config) stats.Config {
+	rc := stats.Config{
 		URL:            c.URL.String(),
 		Method:         engine.Method(c.Method, len(c.Body) > 0),
 		BodyBytes:      len(c.Body),

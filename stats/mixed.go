@@ -6,24 +6,24 @@ import (
 	"strings"
 )
 
-// setting is one field of RunConfig, named as in JSON, as text.
+// setting is one field of Config, named as in JSON, as text.
 type setting struct {
 	name  string
-	value func(RunConfig) string
+	value func(Config) string
 }
 
 // loadSettings are the settings that make two results' loads different
 // ones: what is sent, where, and how the load is applied. How long a load
 // ran (duration, requests, warm-up) does not: runs of one load merge.
 var loadSettings = []setting{
-	{"url", func(c RunConfig) string { return c.URL }},
-	{"method", func(c RunConfig) string { return c.Method }},
-	{"headers", func(c RunConfig) string { return strings.Join(c.Headers, "\n") }},
-	{"body_bytes", func(c RunConfig) string { return fmt.Sprint(c.BodyBytes) }},
-	{"connections", func(c RunConfig) string { return fmt.Sprint(c.Connections) }},
-	{"keepalive", func(c RunConfig) string { return fmt.Sprint(c.KeepAlive) }},
-	{"pipeline", func(c RunConfig) string { return fmt.Sprint(max(c.Pipeline, 1)) }},
-	{"rates", func(c RunConfig) string { return fmt.Sprint(c.Rates) }},
+	{"url", func(c Config) string { return c.URL }},
+	{"method", func(c Config) string { return c.Method }},
+	{"headers", func(c Config) string { return strings.Join(c.Headers, "\n") }},
+	{"body_bytes", func(c Config) string { return fmt.Sprint(c.BodyBytes) }},
+	{"connections", func(c Config) string { return fmt.Sprint(c.Connections) }},
+	{"keepalive", func(c Config) string { return fmt.Sprint(c.KeepAlive) }},
+	{"pipeline", func(c Config) string { return fmt.Sprint(max(c.Pipeline, 1)) }},
+	{"rates", func(c Config) string { return fmt.Sprint(c.Rates) }},
 }
 
 // MixedLoads returns a warning naming the settings (config fields) in

@@ -96,7 +96,7 @@ type Result struct {
 	// Interrupted is true when the run was stopped early (Ctrl-C).
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Config is the load shape, with secrets redacted.
-	Config RunConfig `json:"config"`
+	Config Config `json:"config"`
 	// Environment describes the machine and the pummel build.
 	Environment Environment `json:"environment"`
 }
@@ -221,8 +221,8 @@ type RSS struct {
 	After int64 `json:"after"`
 }
 
-// RunConfig is the load shape as the user asked for it, secrets redacted.
-type RunConfig struct {
+// Config is the load shape as the user asked for it, secrets redacted.
+type Config struct {
 	URL         string   `json:"url"`
 	Method      string   `json:"method"`
 	Headers     []string `json:"headers,omitempty"`

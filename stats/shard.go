@@ -59,11 +59,11 @@ type ShardPart struct {
 // shardSettings are the settings every part of one sharded load shares:
 // what loadSettings name, and how long the load ran.
 var shardSettings = append(slices.Clone(loadSettings), []setting{
-	{"duration_s", func(c RunConfig) string { return fmt.Sprint(c.DurationS) }},
-	{"requests", func(c RunConfig) string { return fmt.Sprint(c.Requests) }},
-	{"warmup_s", func(c RunConfig) string { return fmt.Sprint(c.WarmupS) }},
-	{"warmup_requests", func(c RunConfig) string { return fmt.Sprint(c.WarmupRequests) }},
-	{"timeout_s", func(c RunConfig) string { return fmt.Sprint(c.TimeoutS) }},
+	{"duration_s", func(c Config) string { return fmt.Sprint(c.DurationS) }},
+	{"requests", func(c Config) string { return fmt.Sprint(c.Requests) }},
+	{"warmup_s", func(c Config) string { return fmt.Sprint(c.WarmupS) }},
+	{"warmup_requests", func(c Config) string { return fmt.Sprint(c.WarmupRequests) }},
+	{"timeout_s", func(c Config) string { return fmt.Sprint(c.TimeoutS) }},
 }...)
 
 // sharded reports whether any of rs is a part of a sharded load.

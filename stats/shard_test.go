@@ -115,7 +115,7 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 		p.TargetRate, p.AchievedRate, p.ScheduleLag = 100, 99, &stats.ScheduleLag{P99: 300}
 		p.AttackS, p.WaitS = 0.99, 0.01*float64(i+1)
 		p.Start = time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(time.Duration(i) * 10 * time.Millisecond).Format(time.RFC3339Nano)
-		p.Shard, p.Config = &stats.Shard{Index: i, Count: 3}, stats.RunConfig{URL: "http://127.0.0.1:8080/", Rates: []float64{300}}
+		p.Shard, p.Config = &stats.Shard{Index: i, Count: 3}, stats.Config{URL: "http://127.0.0.1:8080/", Rates: []float64{300}}
 		parts = append(parts, p)
 	}
 	got, err := stats.Combine(parts, stats.Parallel)

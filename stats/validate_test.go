@@ -15,7 +15,7 @@ import (
 func TestValidateNamesTheField(t *testing.T) {
 	valid := func() stats.Result {
 		r := stats.Merge([]*record.Recorder{statstest.Recorded(statstest.Spread(100, 10, time.Microsecond)...)}, time.Second, nil)
-		r.Config = stats.RunConfig{URL: "http://h/", Method: "GET", Connections: 1, Threads: 1, DurationS: 1}
+		r.Config = stats.Config{URL: "http://h/", Method: "GET", Connections: 1, Threads: 1, DurationS: 1}
 		return r
 	}
 	other := stats.Merge([]*record.Recorder{statstest.Recorded(statstest.Spread(100, 7, time.Microsecond)...)}, time.Second, nil)

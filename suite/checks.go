@@ -27,7 +27,7 @@ func (op *operation) failedChecks(res stats.Result) (int64, map[string]int64) {
 	causes := maps.Clone(res.ErrorCauses[record.Validation.String()])
 	for text, count := range res.Status {
 		code, err := strconv.Atoi(text)
-		if err != nil || code < 400 || parse.StatusIn(op.expect.Status, code) {
+		if err != nil || code < 400 || parse.StatusIn(op.checks.Status, code) {
 			continue
 		}
 		if causes == nil {
@@ -42,11 +42,11 @@ func (op *operation) failedChecks(res stats.Result) (int64, map[string]int64) {
 // maxCausesPerLine bounds the causes a failure line quotes.
 const maxCausesPerLine = 3
 
-// Failures describes each failed condition of the report in one line: an
+// Failures describes each failed condition of the result in one line: an
 // operation whose responses failed a check in a mode, with how many and
 // the commonest causes; then each failed threshold. None means every
 // check and threshold passed.
-func (r *Report) Failures() []string {
+func (r *Result) Failures() []string {
 	var lines []string
 	for _, s := range r.Summary.Operations {
 		if s.CheckFailures == 0 {

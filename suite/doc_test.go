@@ -39,7 +39,7 @@ func TestReadmePlan(t *testing.T) {
 	if s.Runs != 7 || len(s.modes) != 2 || len(s.ops) != 5 || s.ops[1].dependsOn != 0 {
 		t.Errorf("runs %d, %d modes, %d operations", s.Runs, len(s.modes), len(s.ops))
 	}
-	if item := s.ops[3]; len(item.expect.JSON) != 3 || item.expect.JSON[0].Value != "1" || item.shape.kind != "open" {
+	if item := s.ops[3]; len(item.checks.JSON) != 3 || item.checks.JSON[0].Value != "1" || item.shape.kind != "open" {
 		t.Errorf("get-item: %+v", item)
 	}
 }

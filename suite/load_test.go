@@ -45,8 +45,8 @@ func TestLoadExamplePlan(t *testing.T) {
 	if empty.shape != (shape{kind: "sequential", connections: 1, threads: 1, requests: 50, warmupRequests: 10}) {
 		t.Errorf("empty's shape %+v", empty.shape)
 	}
-	if empty.expect.BodyEquals == nil || len(empty.expect.BodyEquals) != 0 {
-		t.Errorf("body_equals \"\" must expect an empty body, got %q (nil %v)", empty.expect.BodyEquals, empty.expect.BodyEquals == nil)
+	if empty.checks.BodyEquals == nil || len(empty.checks.BodyEquals) != 0 {
+		t.Errorf("body_equals \"\" must expect an empty body, got %q (nil %v)", empty.checks.BodyEquals, empty.checks.BodyEquals == nil)
 	}
 	if created.dependsOn != 0 || created.requestMethod() != "POST" || created.body.random != 1024 || created.shape.rate != 200 {
 		t.Errorf("created: %+v", created)
@@ -62,7 +62,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Errorf("name %q, runs %d, modes %v", s.Name, s.Runs, s.Modes())
 	}
 	op := s.ops[0]
-	if op.requestMethod() != "GET" || op.timeout != engine.DefaultTimeout || len(op.expect.Status) != 1 || op.expect.Status[0] != (parse.StatusRange{Lo: 200, Hi: 399}) {
+	if op.requestMethod() != "GET" || op.timeout != engine.DefaultTimeout || len(op.checks.Status) != 1 || op.checks.Status[0] != (parse.StatusRange{Lo: 200, Hi: 399}) {
 		t.Errorf("operation defaults %+v", op)
 	}
 	if s.server.readyStatus[0] != (parse.StatusRange{Lo: 200, Hi: 399}) || s.server.settle.Seconds() != 2 {

@@ -16,7 +16,7 @@ import (
 // BENCHMARKS.md: a startup and idle-RSS table over the modes, a latency
 // table per operation with a row per mode, how each figure is defined, and
 // the environment.
-func WriteMarkdown(w io.Writer, r *Report) error {
+func WriteMarkdown(w io.Writer, r *Result) error {
 	mw := &markdownWriter{render.NewPrinter(w)}
 	mw.Printf("## %s\n\n%s\n", render.OneLine(r.Name), runsSentence(r))
 	mw.notes(r)
@@ -41,7 +41,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 }
 
 // runsSentence says how the runs were made.
-func runsSentence(r *Report) string {
+func runsSentence(r *Result) string {
 	if len(r.Modes) < 2 {
 		return fmt.Sprintf("%s, each a fresh server process. Plan: `%s`.", english.Plural(r.RunsPerMode, "run"), r.PlanFile)
 	}
@@ -51,7 +51,7 @@ func runsSentence(r *Report) string {
 }
 
 // notes states what the reader must know before the figures.
-func (mw *markdownWriter) notes(r *Report) {
+func (mw *markdownWriter) notes(r *Result) {
 	if r.Interrupted {
 		mw.Printf("\n**Interrupted:** the suite was stopped after %s; the figures cover those.\n", english.Plural(len(r.Runs), "run"))
 	}
@@ -88,7 +88,7 @@ func bytesOrDash(n float64) string {
 }
 
 // operation writes one operation's heading, request, load and table.
-func (mw *markdownWriter) operation(r *Report, op OperationInfo) {
+func (mw *markdownWriter) operation(r *Result, op OperationInfo) {
 	mw.Printf("\n### %s\n\n`%s %s`: %s.", render.OneLine(op.Name), op.Method, render.OneLine(op.URL), op.Load)
 	if op.DependsOn != "" {
 		mw.Printf(" Depends on %s: skipped in a run where %s failed a check or was skipped.", op.DependsOn, op.DependsOn)

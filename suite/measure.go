@@ -19,7 +19,7 @@ import (
 // skipped, is skipped, and counts as failed for those that depend on it.
 func (r *runner) operation(ctx context.Context, i int) error {
 	op := &r.suite.ops[i]
-	out := OperationRun{Name: op.name}
+	out := OperationResult{Name: op.name}
 	defer func() { r.rep.Operations = append(r.rep.Operations, out) }()
 	if out.Skipped = r.skipReason(op); out.Skipped != "" {
 		r.failed[i] = true
@@ -70,7 +70,7 @@ func (op *operation) requestMethod() string { return engine.Method(op.method, op
 // runConfig records the load shape with the URL and headers as written
 // in the plan (placeholders kept) and secrets redacted; the method is the
 // one sent.
-func (op *operation) runConfig(cfg engine.Config) stats.RunConfig {
+func (op *operation) runConfig(cfg engine.Config) stats.Config {
 	rc := measure.ConfigOf(cfg)
 	rc.URL, rc.Headers = redact.URLTemplate(op.url), nil
 	for _, h := range op.headers {
@@ -95,7 +95,7 @@ func (r *runner) scrubResult(res *stats.Result) {
 }
 
 // progressLine tells how a run went, in one line.
-func progressLine(s *Suite, run RunReport, done, total int) string {
+func progressLine(s *Suite, run RunResult, done, total int) string {
 	var failures int64
 	for _, op := range run.Operations {
 		failures += op.CheckFailures

@@ -57,7 +57,7 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 	if op.timeout, err = c.duration(field+".timeout", p.Timeout, engine.DefaultTimeout); err != nil {
 		return op, err
 	}
-	if op.expect, err = c.checks(field+".checks", p.Checks); err != nil {
+	if op.checks, err = c.checks(field+".checks", p.Checks); err != nil {
 		return op, err
 	}
 	if op.shape, err = c.shape(field+".load", p.Load); err != nil {
@@ -146,10 +146,10 @@ func (c *compiler) body(field string, p Operation) (body, error) {
 	return body{}, nil
 }
 
-// checks turns the checks into the engine's Expect. Without a status
+// checks turns the plan's checks into the engine's. Without a status
 // check, 2xx and 3xx are expected.
-func (c *compiler) checks(field string, p Checks) (engine.Expect, error) {
-	var e engine.Expect
+func (c *compiler) checks(field string, p Checks) (engine.Checks, error) {
+	var e engine.Checks
 	var err error
 	if e.Status, err = c.statuses(field+".status", p.Status); err != nil {
 		return e, err

@@ -11,7 +11,7 @@ import (
 // outputs are the files WriteFiles writes into a suite's directory.
 var outputs = []struct {
 	name  string
-	write func(io.Writer, *Report) error
+	write func(io.Writer, *Result) error
 }{{"suite.json", WriteJSON}, {"suite.md", WriteMarkdown}}
 
 // CheckDir makes sure dir can receive a suite's outputs: it creates dir
@@ -25,7 +25,7 @@ func CheckDir(dir string) error {
 // at all, so that a failed write never leaves a truncated file in place of
 // an earlier result. It writes every file it can: it returns the paths
 // written, and one error naming the path for each file that failed.
-func WriteFiles(dir string, r *Report) (written []string, errs []error) {
+func WriteFiles(dir string, r *Result) (written []string, errs []error) {
 	for _, out := range outputs {
 		path := filepath.Join(dir, out.name)
 		err := wholefile.Write(path, func(w io.Writer) error { return out.write(w, r) })

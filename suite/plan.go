@@ -3,7 +3,7 @@
 // modes, and per run its startup time, idle RSS and a list of named
 // operations, each measured by the engine with the server watched. It
 // reads and checks plans (Load), carries them out (Run) and renders the
-// Report as JSON, markdown and a text summary.
+// Result as JSON, markdown and a text summary.
 package suite
 
 // Plan is a benchmark plan as written in its YAML file: strings keep their

@@ -9,7 +9,7 @@ import (
 	"github.com/pummel-dev/pummel/internal/redact"
 )
 
-// recordPlan returns the plan as it is recorded in the report: as
+// recordPlan returns the plan as it is recorded in the result: as
 // written, placeholders and ${VAR} references kept, with the values of
 // headers and variables named like secrets, URL passwords and secret
 // query parameters redacted, unless they take the secret from the

@@ -41,11 +41,11 @@ func fixedResult(t *testing.T, latenciesUs []int64, rate float64, cpuUs float64,
 	return res
 }
 
-// fixedReport is a suite of two modes × two runs with two operations; in
+// fixedSuite is a suite of two modes × two runs with two operations; in
 // the second slow run, "get" fails a check and "put", which depends on
 // it, is skipped.
-func fixedReport(t *testing.T) *Report {
-	rep := &Report{
+func fixedSuite(t *testing.T) *Result {
+	rep := &Result{
 		Name: "golden example", PlanFile: "scripts/example-plan.yaml", Modes: []string{"fast", "slow"}, RunsPerMode: 2,
 		Operations: []OperationInfo{
 			{Name: "get", Method: "GET", URL: "http://127.0.0.1:{port}/", Load: "sequential: 2 warm-up + 10 measured requests, one at a time over 1 keep-alive connection",
@@ -60,15 +60,15 @@ func fixedReport(t *testing.T) *Report {
 	lat := func(base int64) []int64 {
 		return []int64{base, base + 10, base + 20, base + 30, base + 40, base + 50, base + 60, base + 70, base + 80, base + 900}
 	}
-	run := func(mode string, n int, startupMs float64, idleMiB int64, get, put *stats.Result) RunReport {
-		r := RunReport{Mode: mode, Run: n, StartupS: startupMs / 1000, IdleRSSBytes: idleMiB << 20, RSSAfterBytes: (idleMiB + 1) << 20,
-			Operations: []OperationRun{{Name: "get", Result: get, CheckFailures: get.Errors.Validation, CheckCauses: get.ErrorCauses["validation"]}, {Name: "put", Result: put}}}
+	run := func(mode string, n int, startupMs float64, idleMiB int64, get, put *stats.Result) RunResult {
+		r := RunResult{Mode: mode, Run: n, StartupS: startupMs / 1000, IdleRSSBytes: idleMiB << 20, RSSAfterBytes: (idleMiB + 1) << 20,
+			Operations: []OperationResult{{Name: "get", Result: get, CheckFailures: get.Errors.Validation, CheckCauses: get.ErrorCauses["validation"]}, {Name: "put", Result: put}}}
 		if put == nil {
 			r.Operations[1].Skipped = "get, which it depends on, failed a check in this run"
 		}
 		return r
 	}
-	rep.Runs = []RunReport{
+	rep.Runs = []RunResult{
 		run("fast", 1, 9.5, 10, fixedResult(t, lat(100), 5000, 12.5, 11<<20, 0), fixedResult(t, lat(200), 20000, 30, 12<<20, 0)),
 		run("slow", 1, 12.25, 11, fixedResult(t, lat(2100), 400, 20, 11<<20, 0), fixedResult(t, lat(2200), 1800, 40, 13<<20, 0)),
 		run("fast", 2, 8.75, 10, fixedResult(t, lat(110), 4800, 13.5, 11<<20, 0), fixedResult(t, lat(210), 21000, 32, 12<<20, 0)),
@@ -81,13 +81,13 @@ func fixedReport(t *testing.T) *Report {
 }
 
 func TestRenderersGolden(t *testing.T) {
-	rep := fixedReport(t)
+	rep := fixedSuite(t)
 	for _, tt := range []struct {
 		file  string
-		write func(*bytes.Buffer, *Report) error
+		write func(*bytes.Buffer, *Result) error
 	}{
-		{"report.md.golden", func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) }},
-		{"report.txt.golden", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }},
+		{"report.md.golden", func(b *bytes.Buffer, r *Result) error { return WriteMarkdown(b, r) }},
+		{"report.txt.golden", func(b *bytes.Buffer, r *Result) error { return WriteText(b, r) }},
 	} {
 		var b bytes.Buffer
 		if err := tt.write(&b, rep); err != nil {
@@ -98,7 +98,7 @@ func TestRenderersGolden(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	rep := fixedReport(t)
+	rep := fixedSuite(t)
 	if rep.CheckFailures != 3 || len(rep.Summary.Operations) != 4 {
 		t.Fatalf("check failures %d, %d summaries", rep.CheckFailures, len(rep.Summary.Operations))
 	}
@@ -123,7 +123,7 @@ func TestSummary(t *testing.T) {
 	if got := rep.Failures(); !slices.Equal(got, wantFailures) {
 		t.Errorf("Failures() = %q\nwant %q", got, wantFailures)
 	}
-	var back Report
+	var back Result
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rep); err != nil || json.Unmarshal(b.Bytes(), &back) != nil || back.Summary.Operations[3].SkippedRuns != 1 {
 		t.Errorf("JSON round trip: %v", err)

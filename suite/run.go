@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pummel-dev/pummel/environment"
 	"github.com/pummel-dev/pummel/internal/redact"
-	"github.com/pummel-dev/pummel/machine"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -30,13 +30,13 @@ type Options struct {
 }
 
 // Run carries out the suite: for each of the runs, one fresh server
-// process per mode, modes interleaved (A B A B …). It returns the report
+// process per mode, modes interleaved (A B A B …). It returns the result
 // of everything measured, also when it stops early: when a run cannot be
 // carried out (the server does not start, or exits; the error says which
-// run and why) or when ctx ends (Report.Interrupted, no error). Failed
-// checks are counted in the report, not returned as an error.
-func Run(ctx context.Context, s *Suite, opt Options) (*Report, error) {
-	rep := newReport(s, opt)
+// run and why) or when ctx ends (Result.Interrupted, no error). Failed
+// checks are counted in the result, not returned as an error.
+func Run(ctx context.Context, s *Suite, opt Options) (*Result, error) {
+	rep := newResult(s, opt)
 	if opt.Runs > 0 {
 		rep.RunsPerMode = opt.Runs
 	}
@@ -60,7 +60,7 @@ func Run(ctx context.Context, s *Suite, opt Options) (*Report, error) {
 }
 
 // runAll runs every mode RunsPerMode times, interleaved, until one fails.
-func (rep *Report) runAll(ctx context.Context, s *Suite, opt Options) error {
+func (rep *Result) runAll(ctx context.Context, s *Suite, opt Options) error {
 	for n := 1; n <= rep.RunsPerMode; n++ {
 		for _, m := range s.modes {
 			run, err := runOnce(ctx, s, m, n, opt)
@@ -80,10 +80,10 @@ func (rep *Report) runAll(ctx context.Context, s *Suite, opt Options) error {
 	return nil
 }
 
-// newReport starts the report: the plan and the environment.
-func newReport(s *Suite, opt Options) *Report {
-	rep := &Report{Name: s.Name, PlanFile: s.File, Plan: s.Plan, Modes: s.Modes(), RunsPerMode: s.Runs}
-	rep.Environment = machine.Describe(opt.Version, time.Now())
+// newResult starts the result: the plan and the environment.
+func newResult(s *Suite, opt Options) *Result {
+	rep := &Result{Name: s.Name, PlanFile: s.File, Plan: s.Plan, Modes: s.Modes(), RunsPerMode: s.Runs}
+	rep.Environment = environment.Describe(opt.Version, time.Now())
 	rep.Environment.Binary = describeServer(s.server.command)
 	for _, op := range s.ops {
 		info := OperationInfo{Name: op.name, Method: op.requestMethod(), URL: redact.URLTemplate(op.url), Load: op.shape.describe()}
@@ -124,7 +124,7 @@ func describeServer(command []string) *stats.Binary {
 
 // fillEnvironment gives each operation's result the suite's environment,
 // so that each is a complete result for `pummel report`.
-func (run *RunReport) fillEnvironment(env stats.Environment) {
+func (run *RunResult) fillEnvironment(env stats.Environment) {
 	for _, op := range run.Operations {
 		if op.Result != nil {
 			op.Result.Environment = env
@@ -134,8 +134,8 @@ func (run *RunReport) fillEnvironment(env stats.Environment) {
 
 // runOnce is one run: a fresh server with a fresh port and temporary
 // directory, startup, idle RSS, the operations, RSS after, stop, clean up.
-func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunReport, error) {
-	rep := RunReport{Mode: m.name, Run: n}
+func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunResult, error) {
+	rep := RunResult{Mode: m.name, Run: n}
 	port, err := freePort()
 	if err != nil {
 		return rep, err

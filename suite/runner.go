@@ -15,7 +15,7 @@ import (
 type runner struct {
 	suite  *Suite
 	x      *expander
-	rep    *RunReport
+	rep    *RunResult
 	p      *proc.Process
 	ready  time.Time // when the server was ready and settled: sample offsets count from here
 	failed []bool    // by operation: it failed a check in this run

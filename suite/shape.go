@@ -148,7 +148,7 @@ func (op *operation) config(x *expander) (engine.Config, error) {
 		return engine.Config{}, fmt.Errorf("url: %w", err)
 	}
 	cfg := engine.Config{
-		URL: u, Method: op.method, Timeout: op.timeout, Expect: op.expect,
+		URL: u, Method: op.method, Timeout: op.timeout, Checks: op.checks,
 		Connections: op.shape.connections, Threads: op.shape.threads,
 		Requests: op.shape.requests, WarmupRequests: op.shape.warmupRequests,
 		Duration: op.shape.duration, Warmup: op.shape.warmup,

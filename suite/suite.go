@@ -18,7 +18,7 @@ type Suite struct {
 	// Runs is how many fresh server processes each mode gets.
 	Runs int
 	// Plan is the plan as written, header and environment values named
-	// like secrets redacted: it is recorded in the report.
+	// like secrets redacted: it is recorded in the result.
 	Plan Plan
 
 	server server
@@ -61,11 +61,11 @@ type operation struct {
 	headers   []engine.Header // values are templates
 	body      body
 	timeout   time.Duration
-	expect    engine.Expect
+	checks    engine.Checks
 	shape     shape
 	dependsOn int // index of the operation it depends on; -1 for none
 	// thresholds are checked, once the runs are done, on the summary of
-	// each mode; the report keeps them as written.
+	// each mode; the result keeps them as written.
 	thresholds []threshold.Expr
 }
 

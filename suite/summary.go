@@ -68,7 +68,7 @@ type OperationSummary struct {
 }
 
 // Summarize computes r.Summary and r.CheckFailures from r.Runs.
-func (r *Report) Summarize() error {
+func (r *Result) Summarize() error {
 	r.Summary, r.CheckFailures = Summary{}, 0
 	for _, m := range r.Modes {
 		r.Summary.Modes = append(r.Summary.Modes, r.modeSummary(m))
@@ -87,7 +87,7 @@ func (r *Report) Summarize() error {
 }
 
 // modeSummary summarises a mode's runs that started and measured idle RSS.
-func (r *Report) modeSummary(mode string) ModeSummary {
+func (r *Result) modeSummary(mode string) ModeSummary {
 	var startup, idle, after []float64
 	for _, run := range r.Runs {
 		if run.Mode != mode || run.IdleRSSBytes == 0 {
@@ -104,7 +104,7 @@ func (r *Report) modeSummary(mode string) ModeSummary {
 }
 
 // operationSummary pools one operation's results in one mode.
-func (r *Report) operationSummary(op OperationInfo, mode string) (OperationSummary, error) {
+func (r *Result) operationSummary(op OperationInfo, mode string) (OperationSummary, error) {
 	name := op.Name
 	s := OperationSummary{Operation: name, Mode: mode}
 	var results []stats.Result
@@ -143,7 +143,7 @@ func (r *Report) operationSummary(op OperationInfo, mode string) (OperationSumma
 }
 
 // addCheckFailures adds a run's failed checks to the summary.
-func (s *OperationSummary) addCheckFailures(op OperationRun) {
+func (s *OperationSummary) addCheckFailures(op OperationResult) {
 	s.CheckFailures += op.CheckFailures
 	for cause, n := range op.CheckCauses {
 		if s.CheckCauses == nil {

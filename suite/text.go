@@ -12,7 +12,7 @@ import (
 // WriteText writes a short summary of r for the terminal: the modes'
 // startup and idle RSS, each operation's latency per mode, and the check
 // failures.
-func WriteText(w io.Writer, r *Report) error {
+func WriteText(w io.Writer, r *Result) error {
 	mw := &markdownWriter{render.NewPrinter(w)}
 	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, english.Plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
 	rows := [][]string{{"mode", "runs", "startup", "(min–max)", "idle RSS", "(min–max)"}}

@@ -47,7 +47,7 @@ func checkThresholds(exprs []string, pooled stats.Result, runs []stats.Result, r
 }
 
 // thresholdFailures is one line per failed threshold of the summaries.
-func (r *Report) thresholdFailures() []string {
+func (r *Result) thresholdFailures() []string {
 	var lines []string
 	for _, s := range r.Summary.Operations {
 		for _, t := range stats.FailedThresholds(s.Thresholds) {

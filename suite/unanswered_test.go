@@ -13,20 +13,20 @@ import (
 // null in its JSON, never as zeros.
 func TestUnansweredOperationHasNoLatency(t *testing.T) {
 	timedOut := &stats.Result{DurationS: 1, Status: map[string]int64{}, Errors: stats.Errors{Timeout: 4}}
-	rep := &Report{Name: "unanswered", Modes: []string{"only"}, RunsPerMode: 1,
+	rep := &Result{Name: "unanswered", Modes: []string{"only"}, RunsPerMode: 1,
 		Operations: []OperationInfo{{Name: "get", Method: "GET", URL: "http://127.0.0.1:9/"}},
-		Runs:       []RunReport{{Mode: "only", Run: 1, Operations: []OperationRun{{Name: "get", Result: timedOut}}}}}
+		Runs:       []RunResult{{Mode: "only", Run: 1, Operations: []OperationResult{{Name: "get", Result: timedOut}}}}}
 	if err := rep.Summarize(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name  string
-		write func(*bytes.Buffer, *Report) error
+		write func(*bytes.Buffer, *Result) error
 		want  string
 	}{
-		{"text", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }, "0    -    -    -    -   0.00"},
-		{"markdown", func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) }, "| only | 0 | - | - | - | - |"},
-		{"json", func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }, `"latency_us": null`},
+		{"text", func(b *bytes.Buffer, r *Result) error { return WriteText(b, r) }, "0    -    -    -    -   0.00"},
+		{"markdown", func(b *bytes.Buffer, r *Result) error { return WriteMarkdown(b, r) }, "| only | 0 | - | - | - | - |"},
+		{"json", func(b *bytes.Buffer, r *Result) error { return WriteJSON(b, r) }, `"latency_us": null`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer

@@ -39,12 +39,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		err = app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
 	}
-	return report(err, *rec, stderr)
+	return exitCode(err, *rec, stderr)
 }
 
-// report prints err, one line per failure with secrets scrubbed, and
+// exitCode prints err, one line per failure with secrets scrubbed, and
 // returns its exit code.
-func report(err error, rec commandLine, stderr io.Writer) int {
+func exitCode(err error, rec commandLine, stderr io.Writer) int {
 	var usage usageError
 	var exit exitError
 	code, msg := exitFailed, ""

@@ -13,7 +13,7 @@ import (
 // second watches this process (the server), so it has an RSS series.
 func savedRuns(t *testing.T) (dir string, files []string) {
 	t.Helper()
-	url := target(t)
+	url := targetURL(t)
 	dir = t.TempDir()
 	for _, run := range []struct {
 		name string

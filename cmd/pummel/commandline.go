@@ -78,7 +78,7 @@ func (r commandLine) text(s string) string {
 }
 
 // runConfig is the load shape as it goes into every output.
-func (r commandLine) runConfig(c engine.Config) stats.RunConfig {
+func (r commandLine) runConfig(c engine.Config) stats.Config {
 	rc := measure.ConfigOf(c)
 	rc.Command = r.command
 	if !r.show {

@@ -16,7 +16,7 @@ func savedPair(t *testing.T, rpsScale, p99Scale float64) (base, next string) {
 	t.Helper()
 	dir := t.TempDir()
 	base, next = filepath.Join(dir, "base.json"), filepath.Join(dir, "new.json")
-	if code, _, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "-q", "-o", base, target(t)); code != 0 {
+	if code, _, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "-q", "-o", base, targetURL(t)); code != 0 {
 		t.Fatalf("run: %s", stderr)
 	}
 	r := readResultFile(t, base)

@@ -189,7 +189,7 @@ func TestWatchPid(t *testing.T) {
 }
 
 func TestScriptCommandLine(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	lua := filepath.Join("..", "..", "scripts", "lua")
 	code, stdout, stderr := pummel(t.Context(), "-c", "2", "-n", "100", "--format", "json", "-s", filepath.Join(lua, "pipeline.lua"), url, "--", "4")
 	var res stats.Result
@@ -219,7 +219,7 @@ func TestProgressOnATerminalOnly(t *testing.T) {
 		t.Skip("needs script(1) for a pseudo-terminal")
 	}
 	bin := pummelBinary(t)
-	url := target(t)
+	url := targetURL(t)
 	// script(1) runs pummel on a pseudo-terminal and copies what it drew.
 	onTTY, err := exec.Command("script", "-qfec", bin+" -c 2 -d 1200ms "+url, "/dev/null").Output()
 	if err != nil {

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/environment"
 	"github.com/pummel-dev/pummel/proc"
-	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
+	"github.com/pummel-dev/pummel/target"
 	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
@@ -24,9 +24,9 @@ type loader struct {
 	rec            *commandLine // the command line as outputs show it
 	stdout, stderr io.Writer
 
-	shape     stats.RunConfig // what runs, as the header and every output say it
-	progress  string          // --progress, -q read
-	announced bool            // the header was written when the load started
+	shape     stats.Config // what runs, as the header and every output say it
+	progress  string       // --progress, -q read
+	announced bool         // the header was written when the load started
 }
 
 // run is the action of `pummel [run] URL`.
@@ -52,7 +52,7 @@ func (l *loader) demo(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo: starting the built-in target: %w", err)
 	}
-	srv := server.New()
+	srv := target.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown below
 	defer srv.Shutdown()
 	if c.IsSet("requests") && !c.IsSet("duration") {
@@ -112,7 +112,7 @@ func (l *loader) load(c *cli.Context) error {
 	if plan.exec != nil {
 		res, err = l.execRuns(c.Context, cfg, plan)
 	} else {
-		res, err = l.watchedRun(c.Context, cfg, plan)
+		res, err = l.watchedLoad(c.Context, cfg, plan)
 	}
 	progress.clear()
 	if err != nil {
@@ -121,14 +121,14 @@ func (l *loader) load(c *cli.Context) error {
 	res.Config = l.shape
 	identify(&res, cfg)
 	l.rec.scrub(&res)
-	res.Environment = machine.Describe(machine.Version(version), time.Now())
+	res.Environment = environment.Describe(environment.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {
 		if b, _, err := proc.DescribeServer(plan.exec.Command); err == nil {
 			res.Environment.Binary = &b
 		}
 	}
 	res.Thresholds = threshold.Check(thresholds, res)
-	return runExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
+	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
 }
 
 // loadError maps the engine's error to an exit code.

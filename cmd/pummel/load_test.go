@@ -116,7 +116,7 @@ func TestHeaderWrittenWhenTheLoadStarts(t *testing.T) {
 // TestWarmupThenCount: --warmup 1s -n 500 warms up for the time given,
 // then sends exactly N (it was refused).
 func TestWarmupThenCount(t *testing.T) {
-	code, stdout, stderr := pummel(t.Context(), "--warmup", "300ms", "-n", "150", "-c", "2", "--format", "json", target(t))
+	code, stdout, stderr := pummel(t.Context(), "--warmup", "300ms", "-n", "150", "-c", "2", "--format", "json", targetURL(t))
 	var res stats.Result
 	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
 		t.Fatalf("exit %d: %s", code, stderr)

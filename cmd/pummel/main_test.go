@@ -12,18 +12,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pummel-dev/pummel/server"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/target"
 )
 
-// target starts the built-in server on loopback and returns its URL.
-func target(t *testing.T) string {
+// targetURL starts the built-in target on loopback and returns its URL.
+func targetURL(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New()
+	srv := target.New()
 	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
 	t.Cleanup(func() { srv.Shutdown() })
 	return "http://" + ln.Addr().String() + "/"
@@ -116,7 +116,7 @@ func TestUnreachableTargetExitsOne(t *testing.T) {
 }
 
 func TestWrkCommandLine(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	code, stdout, stderr := pummel(t.Context(), "-t2", "-c4", "-d300ms", url, "--latency")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -133,7 +133,7 @@ func TestWrkCommandLine(t *testing.T) {
 }
 
 func TestAbCommandLineWritesJSONAndMarkdown(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	dir := t.TempDir()
 	jsonPath, mdPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
 	code, stdout, stderr := pummel(t.Context(), "-k", "-c", "8", "-n", "1k", "-H", "Authorization: Bearer s3cr3t-value",
@@ -167,7 +167,7 @@ func TestAbCommandLineWritesJSONAndMarkdown(t *testing.T) {
 }
 
 func TestShowSecrets(t *testing.T) {
-	url := strings.Replace(target(t), "http://", "http://user:pa55word@", 1)
+	url := strings.Replace(targetURL(t), "http://", "http://user:pa55word@", 1)
 	args := []string{"-c", "1", "-n", "5", "-H", "X-Api-Key: k3y-value", "--format", "json", url}
 	_, stdout, _ := pummel(t.Context(), args...)
 	if strings.Contains(stdout, "k3y-value") || strings.Contains(stdout, "pa55word") {
@@ -180,7 +180,7 @@ func TestShowSecrets(t *testing.T) {
 }
 
 func TestInterruptPrintsPartialResultsAndExits130(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	began := time.Now()
@@ -204,7 +204,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestOpenLoopCommandLine(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	code, stdout, stderr := pummel(t.Context(), "-R", "100,200", "-d", "300ms", "--warmup", "100ms", "-c", "4", url, "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

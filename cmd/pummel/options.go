@@ -252,11 +252,11 @@ func (o *options) request(c *engine.Config) error {
 		c.Headers = append(c.Headers, hdr)
 	}
 	if o.expectStatus != "" {
-		if c.Expect.Status, err = parseStatuses(o.expectStatus); err != nil {
+		if c.Checks.Status, err = parseStatuses(o.expectStatus); err != nil {
 			return badFlag("--expect-status", err)
 		}
 	}
-	c.Expect.Body = []byte(o.expectBody)
+	c.Checks.Body = []byte(o.expectBody)
 	return nil
 }
 

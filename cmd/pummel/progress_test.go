@@ -93,7 +93,7 @@ func TestProgressText(t *testing.T) {
 // TestProgressNeverSilencesStderr: with a JSON stdout the header goes to
 // stderr, unless there must be no progress there.
 func TestProgressNeverSilencesStderr(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	for _, tt := range []struct {
 		args   []string
 		header bool

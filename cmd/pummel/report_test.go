@@ -13,7 +13,7 @@ import (
 )
 
 func TestReportMergesSavedResults(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	dir := t.TempDir()
 	var files []string
 	for i, n := range []string{"300", "200"} {
@@ -100,7 +100,7 @@ func TestReportBadInput(t *testing.T) {
 }
 
 func TestHdrLogFlag(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	path := filepath.Join(t.TempDir(), "latency.hlog")
 	code, _, stderr := pummel(t.Context(), "-c", "2", "-d", "1200ms", "-q", "--hdr-log", path, url)
 	if code != 0 {
@@ -116,7 +116,7 @@ func TestHdrLogFlag(t *testing.T) {
 // loads says so on stderr and in the result, and lists every input's
 // command, so that the merged figures are not taken for one load's.
 func TestReportWarnsOfMixedLoads(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, args := range [][]string{{"-c", "2", "-n", "50", "-q", "-o", a, url}, {"-c", "3", "-n", "60", "-q", "-m", "HEAD", "-o", b, url + "bytes/10"}} {

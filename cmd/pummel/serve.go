@@ -6,7 +6,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/pummel-dev/pummel/server"
+	"github.com/pummel-dev/pummel/target"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,7 +33,7 @@ func serveCommand(stderr io.Writer) *cli.Command {
 			if d > 0 {
 				ln = delayListener{ln, d}
 			}
-			srv := server.New()
+			srv := target.New()
 			fmt.Fprintf(stderr, "pummel serve: listening on http://%s/\n", ln.Addr())
 			done := make(chan error, 1)
 			go func() { done <- srv.Serve(ln) }()

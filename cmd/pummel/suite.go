@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/environment"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/suite"
 	"github.com/urfave/cli/v2"
@@ -57,7 +57,7 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 	if err := suite.CheckDir(o.dir); err != nil {
 		return usageError{fmt.Sprintf("-o %s: %v", o.dir, err)}
 	}
-	opt := suite.Options{Dir: o.dir, Runs: o.runs, Version: machine.Version(version)}
+	opt := suite.Options{Dir: o.dir, Runs: o.runs, Version: environment.Version(version)}
 	if !o.quiet {
 		opt.Progress = stderr
 	}
@@ -78,7 +78,7 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 // carried out or an output not written; 3, with one line per operation
 // and mode whose responses failed a check and one per failed threshold,
 // when a check or a threshold failed; else 0.
-func suiteOutcome(rep *suite.Report, runErr error, writeErrs []error, stderr io.Writer) error {
+func suiteOutcome(rep *suite.Result, runErr error, writeErrs []error, stderr io.Writer) error {
 	for _, err := range writeErrs {
 		fmt.Fprintf(stderr, "pummel: %v\n", err)
 	}
@@ -99,8 +99,8 @@ func suiteOutcome(rep *suite.Report, runErr error, writeErrs []error, stderr io.
 	return nil
 }
 
-// writeSuiteSummary writes the report's summary and the files written.
-func writeSuiteSummary(stdout io.Writer, rep *suite.Report, written []string) error {
+// writeSuiteSummary writes the result's summary and the files written.
+func writeSuiteSummary(stdout io.Writer, rep *suite.Result, written []string) error {
 	if err := suite.WriteText(stdout, rep); err != nil {
 		return err
 	}

@@ -24,10 +24,10 @@ func withPummelOnPath(t *testing.T) {
 	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
-// readReport reads DIR/suite.json.
-func readReport(t *testing.T, dir string) suite.Report {
+// readResult reads DIR/suite.json.
+func readResult(t *testing.T, dir string) suite.Result {
 	t.Helper()
-	return readJSONFile[suite.Report](t, filepath.Join(dir, "suite.json"))
+	return readJSONFile[suite.Result](t, filepath.Join(dir, "suite.json"))
 }
 
 func TestSuiteExamplePlan(t *testing.T) {
@@ -40,7 +40,7 @@ func TestSuiteExamplePlan(t *testing.T) {
 	if n := strings.Count(stderr, "pummel suite: run "); n != 4 {
 		t.Errorf("%d progress lines, want 4:\n%s", n, stderr)
 	}
-	rep := readReport(t, dir)
+	rep := readResult(t, dir)
 	var order []string
 	for _, run := range rep.Runs {
 		order = append(order, run.Mode)
@@ -77,7 +77,7 @@ func TestSuiteExamplePlan(t *testing.T) {
 
 // checkRun checks one run of the example plan: its figures, its samples,
 // its operations, and that its server and temporary directory are gone.
-func checkRun(t *testing.T, run suite.RunReport) {
+func checkRun(t *testing.T, run suite.RunResult) {
 	t.Helper()
 	if run.StartupS <= 0 || run.IdleRSSBytes <= 0 || run.RSSAfterBytes <= 0 || run.Error != "" {
 		t.Errorf("%s run %d: startup %v, idle %d, after %d, error %q", run.Mode, run.Run, run.StartupS, run.IdleRSSBytes, run.RSSAfterBytes, run.Error)
@@ -142,7 +142,7 @@ func TestSuiteFailedCheckExitsThreeAfterWriting(t *testing.T) {
 	if code != exitCondition || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "operation empty, mode fast: 50 of 50 responses failed a check") {
 		t.Fatalf("exit %d, stderr %q: want 3 and one line", code, stderr)
 	}
-	rep := readReport(t, dir)
+	rep := readResult(t, dir)
 	if rep.CheckFailures != 50 || len(rep.Runs) != 1 {
 		t.Fatalf("check failures %d, %d runs", rep.CheckFailures, len(rep.Runs))
 	}
@@ -171,7 +171,7 @@ func TestSuiteInterruptedWritesWhatItHas(t *testing.T) {
 	if code != exitInterrupted {
 		t.Fatalf("exit %d (%s), want %d", code, stderr, exitInterrupted)
 	}
-	rep := readReport(t, dir)
+	rep := readResult(t, dir)
 	if !rep.Interrupted || len(rep.Runs) == 0 || len(rep.Runs) == 4 {
 		t.Errorf("interrupted %v after %d runs: want the runs until Ctrl-C", rep.Interrupted, len(rep.Runs))
 	}
@@ -196,7 +196,7 @@ func TestSuiteServerNeverReady(t *testing.T) {
 	if took := time.Since(began); took > 10*time.Second {
 		t.Errorf("took %v with a 300ms ready timeout", took)
 	}
-	if rep := readReport(t, dir); len(rep.Runs) != 1 || rep.Error == "" || rep.Runs[0].Error == "" {
+	if rep := readResult(t, dir); len(rep.Runs) != 1 || rep.Error == "" || rep.Runs[0].Error == "" {
 		t.Errorf("report: %d runs, error %q", len(rep.Runs), rep.Error)
 	}
 	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
@@ -288,7 +288,7 @@ func TestSuiteFailedStatusChecksExitThree(t *testing.T) {
 	if code != exitCondition || stderr != strings.Join(wantLines, "") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant 3 and:\n%s", code, stderr, strings.Join(wantLines, ""))
 	}
-	rep := readReport(t, dir)
+	rep := readResult(t, dir)
 	if ops := rep.Runs[0].Operations; rep.CheckFailures != 50 || ops[2].Result != nil || !strings.Contains(ops[2].Skipped, "default") {
 		t.Errorf("%d check failures, after: %+v; want 50 and after skipped", rep.CheckFailures, ops[2])
 	}
@@ -365,7 +365,7 @@ func TestSuiteFailedThresholdExitsThree(t *testing.T) {
 	if code != exitCondition || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
 		t.Fatalf("exit %d, stderr %q: want 3 and one line %q…", code, stderr, want)
 	}
-	ts := readReport(t, dir).Summary.Operations[0].Thresholds
+	ts := readResult(t, dir).Summary.Operations[0].Thresholds
 	if len(ts) != 2 || !ts[0].OK || ts[0].Value != "0" || ts[1].OK {
 		t.Errorf("thresholds in suite.json: %+v", ts)
 	}

@@ -48,12 +48,12 @@ func thresholdFailures(ts []stats.Threshold) []string {
 	return lines
 }
 
-// runExit decides how a run that was carried out ends, once its result
+// resultExit decides how a run that was carried out ends, once its result
 // is written, by precedence: interrupted (130), an output not written or
 // not one request answered (1: the run could not be carried out, which
 // says more than its conditions), a failed threshold (3), done (0). Every
 // failed threshold is printed whatever the code.
-func runExit(res stats.Result, writeErr error) error {
+func resultExit(res stats.Result, writeErr error) error {
 	lines := thresholdFailures(res.Thresholds)
 	code := exitCondition
 	switch {

@@ -11,7 +11,7 @@ import (
 )
 
 func TestThresholds(t *testing.T) {
-	url := target(t)
+	url := targetURL(t)
 	tests := []struct {
 		name     string
 		args     []string
@@ -91,13 +91,13 @@ func TestRunExit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := runExit(tt.res, tt.writeErr)
+			err := resultExit(tt.res, tt.writeErr)
 			var exit exitError
 			switch {
 			case tt.code == exitOK && err != nil:
-				t.Errorf("runExit = %v, want nil", err)
+				t.Errorf("resultExit = %v, want nil", err)
 			case tt.code != exitOK && (!errors.As(err, &exit) || exit.code != tt.code || exit.msg != tt.msg):
-				t.Errorf("runExit = %#v, want code %d, %q", err, tt.code, tt.msg)
+				t.Errorf("resultExit = %#v, want code %d, %q", err, tt.code, tt.msg)
 			}
 		})
 	}

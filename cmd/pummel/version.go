@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/pummel-dev/pummel/machine"
+	"github.com/pummel-dev/pummel/environment"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,8 +16,8 @@ var (
 )
 
 // build describes this binary.
-func build() machine.Build {
-	return machine.ReadBuild(machine.Linked{Version: version, Commit: commit, Date: date})
+func build() environment.Build {
+	return environment.ReadBuild(environment.Linked{Version: version, Commit: commit, Date: date})
 }
 
 // versionFlag is the root's --version (-v, as wrk has it).

@@ -10,9 +10,9 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// watchedRun runs the load once, sampling every --pid process: idle RSS
+// watchedLoad runs the load once, sampling every --pid process: idle RSS
 // just before the load, peak RSS and CPU during it, RSS right after.
-func (l *loader) watchedRun(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
+func (l *loader) watchedLoad(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
 	w, err := measure.Attach(plan.pids, measure.Options{WatchOptions: plan.watch, RSSPoints: maxRSSPoints})
 	if err != nil {
 		return stats.Result{}, usageError{err.Error()}
@@ -79,7 +79,7 @@ func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec,
 		l.settleLog(p, res, err)
 	}()
 	plan := watchPlan{pids: []int{p.PID()}, watch: opts}
-	res, err = l.watchedRun(ctx, cfg, plan)
+	res, err = l.watchedLoad(ctx, cfg, plan)
 	if err != nil {
 		return res, err
 	}

@@ -14,7 +14,7 @@ import (
 // what runs: "Running 10s test @ URL" and "  2 threads and 10
 // connections". pummel writes them when the load starts, as wrk does, so
 // that a log shows what is running before the figures arrive.
-func WriteHeader(w io.Writer, c stats.RunConfig) error {
+func WriteHeader(w io.Writer, c stats.Config) error {
 	ew := NewPrinter(w)
 	writeHeader(ew, c)
 	if ew.Err() != nil {
@@ -28,7 +28,7 @@ func WriteHeader(w io.Writer, c stats.RunConfig) error {
 // and how it is made up, in parentheses: "Running 9s test (3 stages of
 // 3s at 100, 500, 2000 req/s, after a 2s warm-up) @ URL". A plain run of
 // a duration or a count prints exactly wrk's line.
-func writeHeader(ew *Printer, c stats.RunConfig) {
+func writeHeader(ew *Printer, c stats.Config) {
 	test := testSpan(c, max(c.Runs, 1)) + " test"
 	if parts := testParts(c); len(parts) > 0 {
 		test += " (" + strings.Join(parts, ", ") + ")"
@@ -39,7 +39,7 @@ func writeHeader(ew *Printer, c stats.RunConfig) {
 
 // testSpan is what runs bounds the test by, over runs runs: a count of
 // requests ("40000 requests"), or a time ("9s", every rate stage included).
-func testSpan(c stats.RunConfig, runs int) string {
+func testSpan(c stats.Config, runs int) string {
 	switch {
 	case len(c.Rates) > 0:
 		return testDuration(c.DurationS * float64(len(c.Rates)*runs))
@@ -51,7 +51,7 @@ func testSpan(c stats.RunConfig, runs int) string {
 
 // testParts says how the test is made up: runs, rate stages, a time bound
 // on a count, warm-up.
-func testParts(c stats.RunConfig) []string {
+func testParts(c stats.Config) []string {
 	var parts []string
 	each := ""
 	if c.Runs > 1 {

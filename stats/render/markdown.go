@@ -75,7 +75,7 @@ func metricRows(r stats.Result) [][]string {
 
 // loadShape says how the load was applied: "closed loop, 64 keep-alive
 // connections, 4 threads, 10s".
-func loadShape(c stats.RunConfig) string {
+func loadShape(c stats.Config) string {
 	conns := english.Plural(c.Connections, "connection")
 	if c.KeepAlive {
 		conns = english.Plural(c.Connections, "keep-alive connection")
@@ -183,7 +183,7 @@ func errorRows(r stats.Result) [][]string {
 // writeCommand prints the command, or each command of the results merged,
 // in a fence longer than any run of backquotes inside them, so that no
 // command can end the block early.
-func writeCommand(ew *Printer, c stats.RunConfig) {
+func writeCommand(ew *Printer, c stats.Config) {
 	title, commands := "Command", []string{c.Command}
 	if len(c.MergedCommands) > 0 {
 		title, commands = fmt.Sprintf("Commands (%d results merged)", len(c.MergedCommands)), c.MergedCommands

@@ -36,7 +36,7 @@ func openLoopRows(r stats.Result) [][]string {
 }
 
 // latencyHow says where latency is measured from.
-func latencyHow(c stats.RunConfig) string {
+func latencyHow(c stats.Config) string {
 	if len(c.Rates) > 0 {
 		return "from each request's intended send time on the schedule to reading its whole response"
 	}

@@ -51,7 +51,7 @@ func TestWriteTextReproducesWrk(t *testing.T) {
 			Requests: 22464657, DurationS: 30, RequestsPerS: 748868.53, BytesRead: mib(606.33 * 30),
 			Latency:    &stats.Latency{Mean: 635.91, Stdev: 890, Max: 12920, WithinStdevPct: 93.69},
 			ThreadRate: stats.Spread{Mean: 56_200, Stdev: 8_070, Max: 62_000, WithinStdevPct: 86.54},
-			Config:     stats.RunConfig{URL: "http://127.0.0.1:8080/index.html", Connections: 400, Threads: 12, DurationS: 30},
+			Config:     stats.Config{URL: "http://127.0.0.1:8080/index.html", Connections: 400, Threads: 12, DurationS: 30},
 		},
 		want: `Running 30s test @ http://127.0.0.1:8080/index.html
   12 threads and 400 connections
@@ -69,7 +69,7 @@ Transfer/sec:    606.33MB
 			Errors:     stats.Errors{Connect: 19},
 			Latency:    &stats.Latency{Mean: 1030, Stdev: 1840, Max: 208_100, P50: 475, P75: 784, P90: 2120, P99: 9740, WithinStdevPct: 92.16},
 			ThreadRate: stats.Spread{Mean: 101_110, Stdev: 17_590, Max: 164_780, WithinStdevPct: 70.99},
-			Config:     stats.RunConfig{URL: "http://localhost:13734/empty-operation", Connections: 1024, Threads: 16, DurationS: 600},
+			Config:     stats.Config{URL: "http://localhost:13734/empty-operation", Connections: 1024, Threads: 16, DurationS: 600},
 		},
 		opts: TextOptions{Latency: true},
 		want: `Running 10m test @ http://localhost:13734/empty-operation
@@ -103,26 +103,26 @@ Transfer/sec:    167.23MB
 func TestTextHeaderNamesTheLoadShape(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		c    stats.RunConfig
+		c    stats.Config
 		want string
 	}{
-		{"whole seconds as wrk", stats.RunConfig{URL: "http://h/", DurationS: 90}, "Running 2m test @ http://h/\n"},
-		{"sub-second duration", stats.RunConfig{URL: "http://h/", DurationS: 0.5}, "Running 500ms test @ http://h/\n"},
-		{"fractional seconds", stats.RunConfig{URL: "http://h/", DurationS: 1.5}, "Running 1.5s test @ http://h/\n"},
-		{"request count", stats.RunConfig{URL: "http://h/", Requests: 40000}, "Running 40000 requests test @ http://h/\n"},
-		{"request count within a duration", stats.RunConfig{URL: "http://h/", Requests: 500, DurationS: 10},
+		{"whole seconds as wrk", stats.Config{URL: "http://h/", DurationS: 90}, "Running 2m test @ http://h/\n"},
+		{"sub-second duration", stats.Config{URL: "http://h/", DurationS: 0.5}, "Running 500ms test @ http://h/\n"},
+		{"fractional seconds", stats.Config{URL: "http://h/", DurationS: 1.5}, "Running 1.5s test @ http://h/\n"},
+		{"request count", stats.Config{URL: "http://h/", Requests: 40000}, "Running 40000 requests test @ http://h/\n"},
+		{"request count within a duration", stats.Config{URL: "http://h/", Requests: 500, DurationS: 10},
 			"Running 500 requests test (at most 10s) @ http://h/\n"},
-		{"warm-up", stats.RunConfig{URL: "http://h/", DurationS: 10, WarmupS: 2}, "Running 10s test (after a 2s warm-up) @ http://h/\n"},
-		{"warm-up requests", stats.RunConfig{URL: "http://h/", Requests: 500, WarmupRequests: 100},
+		{"warm-up", stats.Config{URL: "http://h/", DurationS: 10, WarmupS: 2}, "Running 10s test (after a 2s warm-up) @ http://h/\n"},
+		{"warm-up requests", stats.Config{URL: "http://h/", Requests: 500, WarmupRequests: 100},
 			"Running 500 requests test (after 100 warm-up requests) @ http://h/\n"},
-		{"one rate", stats.RunConfig{URL: "http://h/", DurationS: 10, Rates: []float64{1000}}, "Running 10s test (at 1000 req/s) @ http://h/\n"},
-		{"rate stages", stats.RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{100, 500, 2000}, WarmupS: 2},
+		{"one rate", stats.Config{URL: "http://h/", DurationS: 10, Rates: []float64{1000}}, "Running 10s test (at 1000 req/s) @ http://h/\n"},
+		{"rate stages", stats.Config{URL: "http://h/", DurationS: 3, Rates: []float64{100, 500, 2000}, WarmupS: 2},
 			"Running 9s test (3 stages of 3s at 100, 500, 2000 req/s, after a 2s warm-up) @ http://h/\n"},
-		{"runs of a count", stats.RunConfig{URL: "http://h/", Requests: 20000, Runs: 2},
+		{"runs of a count", stats.Config{URL: "http://h/", Requests: 20000, Runs: 2},
 			"Running 40000 requests test (2 runs of 20000 requests) @ http://h/\n"},
-		{"runs of a count within a duration", stats.RunConfig{URL: "http://h/", Requests: 100, DurationS: 5, Runs: 3},
+		{"runs of a count within a duration", stats.Config{URL: "http://h/", Requests: 100, DurationS: 5, Runs: 3},
 			"Running 300 requests test (3 runs of 100 requests, at most 5s each) @ http://h/\n"},
-		{"runs of stages", stats.RunConfig{URL: "http://h/", DurationS: 3, Rates: []float64{10, 20}, WarmupS: 1, Runs: 2},
+		{"runs of stages", stats.Config{URL: "http://h/", DurationS: 3, Rates: []float64{10, 20}, WarmupS: 1, Runs: 2},
 			"Running 12s test (2 runs of 6s, 2 stages of 3s at 10, 20 req/s, after a 1s warm-up each) @ http://h/\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,7 +181,7 @@ func TestNoResponseHasNoLatency(t *testing.T) {
 	rec := record.New()
 	rec.AddErrors(record.Timeout, "no response within 2s", 8)
 	r := stats.Merge([]*record.Recorder{rec}, time.Second, nil)
-	r.Config = stats.RunConfig{URL: "http://127.0.0.1:9/", Method: "GET", Connections: 2, Threads: 1, DurationS: 1}
+	r.Config = stats.Config{URL: "http://127.0.0.1:9/", Method: "GET", Connections: 2, Threads: 1, DurationS: 1}
 	var text, md, js strings.Builder
 	if err := errors.Join(WriteText(&text, r, TextOptions{Latency: true}), WriteMarkdown(&md, r), stats.WriteJSON(&js, r)); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestNoResponseHasNoLatency(t *testing.T) {
 // totals line tell the same length.
 func TestCombinedHeaderAgreesWithTotals(t *testing.T) {
 	one := stats.Merge([]*record.Recorder{statstest.Recorded(statstest.Spread(100, 10, time.Microsecond)...)}, time.Second, nil)
-	one.Config = stats.RunConfig{URL: "http://h/", Connections: 1, Threads: 1, DurationS: 1}
+	one.Config = stats.Config{URL: "http://h/", Connections: 1, Threads: 1, DurationS: 1}
 	got, err := stats.Combine([]stats.Result{one, one}, stats.Sequential)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func Part(t testing.TB, index int, offset time.Duration, latencies ...time.Durat
 	r.StartAt = planned.Format(time.RFC3339Nano)
 	r.Start = planned.Add(offset).Format(time.RFC3339Nano)
 	r.Client = stats.ClientUsage{CPUSeconds: 0.5, CPUPercent: 25, CPUs: 2}
-	r.Config = stats.RunConfig{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 30, Threads: 2, DurationS: 1, TimeoutS: 2, KeepAlive: true,
+	r.Config = stats.Config{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 30, Threads: 2, DurationS: 1, TimeoutS: 2, KeepAlive: true,
 		Command: fmt.Sprintf("pummel -c 30 -d 1s --shard %d/3 --start-at 2026-12-01T15:00:00Z http://127.0.0.1:8080/", index)}
 	return r
 }
@@ -120,7 +120,7 @@ func Clean(t testing.TB) stats.Result {
 		ThreadRate:       stats.SpreadOf([]float64{2710, 2790, 2805, 2760, 2650, 2790, 2801, 2744}),
 		Connect:          stats.ConnectTime{Count: 64, Mean: 85.5, Max: 210.25},
 		Client:           stats.ClientUsage{CPUSeconds: 9.5, CPUPercent: 47.5, CPUs: 2},
-		Config: stats.RunConfig{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2,
+		Config: stats.Config{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2,
 			DurationS: 10, TimeoutS: 2, KeepAlive: true,
 			Command: "pummel -t2 -c64 -d10s --latency http://127.0.0.1:8080/"},
 		Environment: Environment(),
@@ -152,7 +152,7 @@ func Failing() stats.Result {
 		Warnings:    []string{"4 latencies beyond the histogram's range of 1h0m0s were left out of the percentiles"},
 		Thresholds:  []stats.Threshold{{Expr: "p99<20ms", Value: "9.9ms", OK: true}, {Expr: "errors<0.1%", Value: "1.4%"}},
 		Interrupted: true,
-		Config: stats.RunConfig{URL: "https://example.test/api?q=1&x=|", Method: "POST", Headers: []string{"Authorization: [redacted]"},
+		Config: stats.Config{URL: "https://example.test/api?q=1&x=|", Method: "POST", Headers: []string{"Authorization: [redacted]"},
 			BodyBytes: 17, Connections: 20, Threads: 4, DurationS: 30, TimeoutS: 2, KeepAlive: true,
 			Command: "pummel -t4 -c20 -d30 -m POST -b '{\"a\":1}' -H 'Authorization: [redacted]' 'https://example.test/api?q=1&x=|'"},
 		Environment: Environment(),
@@ -170,7 +170,7 @@ func Counted() stats.Result {
 		ThreadRate: stats.Spread{Mean: 53_500, Stdev: 1_200, Max: 55_100, WithinStdevPct: 71.43, Samples: 7},
 		Server: []stats.ServerUsage{{PID: 777, RSSBytes: stats.RSS{Idle: 19_700_000, Peak: 27_100_000, After: 27_050_000},
 			CPUSeconds: 0.61, CPUUsPerRequest: 15.25, StartupS: &startup}},
-		Config: stats.RunConfig{URL: "http://127.0.0.1:5077/public/v1/integrations", Method: "GET",
+		Config: stats.Config{URL: "http://127.0.0.1:5077/public/v1/integrations", Method: "GET",
 			Headers: []string{"Authorization: [redacted]"}, Connections: 32, Threads: 1, Requests: 40000, TimeoutS: 2, KeepAlive: true,
 			Command: "pummel -k -c 32 -n 40000 -H 'Authorization: [redacted]' http://127.0.0.1:5077/public/v1/integrations"},
 		Environment: Environment(),
@@ -197,7 +197,7 @@ func OpenLoop() stats.Result {
 	all.TargetRate, all.AchievedRate, all.DurationS = 0, 0, 10
 	all.Stages = []stats.Result{s1, s2}
 	all.Warnings = []string{"stage 2 (250/s): the schedule was not kept"}
-	all.Config = stats.RunConfig{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2, DurationS: 5, TimeoutS: 2,
+	all.Config = stats.Config{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2, DurationS: 5, TimeoutS: 2,
 		KeepAlive: true, Rates: []float64{10, 250}, WarmupS: 3, Command: "pummel -R 10,250 -d 5s --warmup 3s -c 64 http://127.0.0.1:8080/"}
 	all.Environment = Environment()
 	return all
@@ -208,7 +208,7 @@ func OpenLoop() stats.Result {
 func Empty() stats.Result {
 	return stats.Result{
 		Status: map[string]int64{},
-		Config: stats.RunConfig{URL: "http://127.0.0.1:9/", Method: "GET", Connections: 10, Threads: 2, DurationS: 10, TimeoutS: 2},
+		Config: stats.Config{URL: "http://127.0.0.1:9/", Method: "GET", Connections: 10, Threads: 2, DurationS: 10, TimeoutS: 2},
 	}
 }
 

@@ -1,6 +1,8 @@
-// Package machine describes the machine and the build a result was measured
-// on, so that published figures say where they come from.
-package machine
+// Package environment describes where a result was measured: the machine
+// (OS, CPU, memory, kernel) and the pummel build, the JSON's environment,
+// so that published figures say where they come from. It never measures
+// anything under load.
+package environment
 
 import (
 	"bufio"

@@ -7,9 +7,9 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// Report is everything a suite measured: plain data, the JSON schema of
+// Result is everything a suite measured: plain data, the JSON schema of
 // `pummel suite` field by field. The renderers read only this type.
-type Report struct {
+type Result struct {
 	// Name titles the results (the plan's name).
 	Name string `json:"name"`
 	// PlanFile is the plan's path as given.
@@ -27,7 +27,7 @@ type Report struct {
 	// Operations describe the operations, in plan order.
 	Operations []OperationInfo `json:"operations"`
 	// Runs holds every run in the order it ran: modes interleaved.
-	Runs []RunReport `json:"runs"`
+	Runs []RunResult `json:"runs"`
 	// Summary holds the figures of the tables, over the runs.
 	Summary Summary `json:"summary"`
 	// CheckFailures counts the responses that failed a check, in all runs.
@@ -52,8 +52,8 @@ type OperationInfo struct {
 	Thresholds []string `json:"thresholds,omitempty"`
 }
 
-// RunReport is one run: one fresh server process of one mode.
-type RunReport struct {
+// RunResult is one run: one fresh server process of one mode.
+type RunResult struct {
 	Mode string `json:"mode"`
 	// Run numbers the runs of a mode from 1.
 	Run int `json:"run"`
@@ -74,7 +74,7 @@ type RunReport struct {
 	// Samples is every RSS (and CPU) sample taken of the server.
 	Samples []Sample `json:"rss_samples"`
 	// Operations holds each operation's outcome, in plan order.
-	Operations []OperationRun `json:"operations"`
+	Operations []OperationResult `json:"operations"`
 	// Warnings are things the reader should know (a server that would
 	// not stop, a temporary directory left behind).
 	Warnings []string `json:"warnings,omitempty"`
@@ -93,8 +93,8 @@ type Sample struct {
 	CPUS float64 `json:"cpu_s"`
 }
 
-// OperationRun is one operation in one run.
-type OperationRun struct {
+// OperationResult is one operation in one run.
+type OperationResult struct {
 	Name string `json:"name"`
 	// Skipped says why the operation did not run (its dependency failed
 	// a check, or was skipped); Result is then empty.
@@ -110,7 +110,7 @@ type OperationRun struct {
 }
 
 // WriteJSON writes r as one indented JSON object followed by a newline.
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *Result) error {
 	if err := stats.EncodeJSON(w, r); err != nil {
 		return fmt.Errorf("writing the suite's JSON: %w", err)
 	}

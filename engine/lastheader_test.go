@@ -10,11 +10,11 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// Responses recognised by the header memo read exactly as parsed ones:
+// Responses recognised as the last header read exactly as parsed ones:
 // same status, same framing, same connection handling, and the stream
 // stays in step. Headers that differ, end in bare line feeds, or follow
 // an interim response are parsed.
-func TestHeaderMemoReadsAsParsing(t *testing.T) {
+func TestLastHeaderReadsAsParsing(t *testing.T) {
 	const (
 		a       = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 5\r\n\r\nhello"
 		b       = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 3\r\n\r\nabc"
@@ -80,14 +80,14 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 		stream.WriteString(tt.response)
 	}
 	buf := []byte(stream.String()) // all of it buffered at once
-	p, hp := &parser{memo: &headerMemo{}}, &headerParsers{own: newHeaderParser()}
+	p, hp := &parser{last: &lastHeader{}}, &headerParsers{own: newHeaderParser()}
 	for i, tt := range tests {
-		hits := p.memo.hits
+		hits := p.last.hits
 		n, ev, err := p.feed(buf, hp)
 		if err != nil || ev != responded || p.status != tt.status || p.closeConn != tt.closeConn {
 			t.Fatalf("response %d: status %d, close %v, error %v; want %d, %v", i, p.status, p.closeConn, err, tt.status, tt.closeConn)
 		}
-		if hit := p.memo.hits > hits; hit != tt.hit {
+		if hit := p.last.hits > hits; hit != tt.hit {
 			t.Errorf("response %d: recognised %v, want %v", i, hit, tt.hit)
 		}
 		buf = buf[n:]
@@ -99,7 +99,7 @@ func TestHeaderMemoReadsAsParsing(t *testing.T) {
 
 // A script's response() gets every response's own headers, so with a
 // script nothing is remembered and every header is parsed.
-func TestHeaderMemoNotWithAScript(t *testing.T) {
+func TestLastHeaderNotWithAScript(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 0\r\n\r\n"
 	u, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := Config{URL: u}
@@ -108,21 +108,21 @@ func TestHeaderMemoNotWithAScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &conn{}
-	c.init(&run{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &headerMemo{})
+	c.init(&load{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &lastHeader{})
 	b, hp := []byte(a+a+a), &headerParsers{own: newHeaderParser()}
 	for i := range 3 {
 		n, ev, err := c.p.feed(b, hp)
 		if err != nil || ev != responded || c.p.status != 200 {
 			t.Fatalf("response %d: status %d, error %v", i, c.p.status, err)
 		}
-		if c.p.memo.hits != 0 || len(c.sc.headers) == 0 {
-			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.memo.hits, len(c.sc.headers))
+		if c.p.last.hits != 0 || len(c.sc.headers) == 0 {
+			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.last.hits, len(c.sc.headers))
 		}
 		b = b[n:]
 	}
 }
 
-// The memo recognises a header whose Date value changed to any printable
+// The last header recognises a header whose Date value changed to any printable
 // characters, which is sound only while fasthttp parses such a header as
 // it parsed the remembered one: this pins that for the fasthttp in use.
 func TestFasthttpAcceptsAnyPrintableDate(t *testing.T) {

@@ -10,11 +10,11 @@ import (
 	"github.com/pummel-dev/pummel/internal/parse"
 )
 
-// Expect holds the checks every response must pass; a response that fails
+// Checks are what every response must pass; a response that fails
 // one is still a response, and also a validation error. The causes of
 // failures name the check, never the response's content, so that a run
 // with many different wrong bodies keeps a short list of causes.
-type Expect struct {
+type Checks struct {
 	// Status lists the acceptable status codes; empty accepts any.
 	Status []parse.StatusRange
 	// Body, if set, must occur in every response body.
@@ -40,22 +40,22 @@ type JSONField struct {
 
 // rejects reports whether status is an error of class status: 400 and
 // above, as wrk, unless the user's accepted statuses include it.
-func (r *run) rejects(status int) bool {
-	return status >= 400 && !(len(r.cfg.Expect.Status) > 0 && parse.StatusIn(r.cfg.Expect.Status, status))
+func (r *load) rejects(status int) bool {
+	return status >= 400 && !(len(r.cfg.Checks.Status) > 0 && parse.StatusIn(r.cfg.Checks.Status, status))
 }
 
-func (e *Expect) active() bool {
+func (e *Checks) active() bool {
 	return len(e.Status) > 0 || len(e.Body) > 0 || e.BodyEquals != nil || len(e.JSON) > 0
 }
 
 // needsBody reports whether responses must be kept to be checked.
-func (e *Expect) needsBody() bool {
+func (e *Checks) needsBody() bool {
 	return len(e.Body) > 0 || e.BodyEquals != nil || len(e.JSON) > 0
 }
 
 // check returns why a response fails the checks, or "" if it passes. The
-// checks run in the order of Expect's fields; the first failure is the cause.
-func (e *Expect) check(status int, body []byte) string {
+// checks run in the order of Checks' fields; the first failure is the cause.
+func (e *Checks) check(status int, body []byte) string {
 	if len(e.Status) > 0 && !e.statusOK(status) {
 		return "unexpected status " + strconv.Itoa(status)
 	}
@@ -79,7 +79,7 @@ func bodyDiffers(got, want int) string {
 	return fmt.Sprintf("body differs from the expected %d bytes", want)
 }
 
-func (e *Expect) statusOK(status int) bool { return parse.StatusIn(e.Status, status) }
+func (e *Checks) statusOK(status int) bool { return parse.StatusIn(e.Status, status) }
 
 // checkJSON decodes body once and checks each field in turn.
 func checkJSON(body []byte, fields []JSONField) string {

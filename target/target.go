@@ -1,4 +1,4 @@
-// Package server is pummel's built-in target: a small fasthttp server with
+// Package target is pummel's built-in target: a small fasthttp server with
 // endpoints for calibration and tests. `pummel serve` runs it, `pummel demo`
 // runs it in-process, and the engine's tests and benchmarks load it.
 //
@@ -8,7 +8,7 @@
 //	/delay/{ms}    an empty 200 after ms milliseconds
 //	/status/{code} an empty response with that status (100–599)
 //	/bytes/{n}     a 200 with n bytes of body (at most MaxBytes)
-package server
+package target
 
 import (
 	"bytes"

@@ -2,10 +2,10 @@ package engine
 
 import "bytes"
 
-// maxMemoHeader bounds the header a connection remembers.
-const maxMemoHeader = 1 << 10
+// maxLastHeader bounds the header a connection remembers.
+const maxLastHeader = 1 << 10
 
-// headerMemo is a connection's last response header, byte for byte, with
+// lastHeader is a connection's last response header, byte for byte, with
 // what fasthttp parsed from it. A server sends the same header again and
 // again, but for its Date, so most responses are recognised by one
 // comparison instead of a parse, which was the largest item of pummel's
@@ -27,7 +27,7 @@ const maxMemoHeader = 1 << 10
 // byte in a header value and gives Date no meaning, so the status, framing
 // and close it parses are the same. TestFasthttpAcceptsAnyPrintableDate
 // holds fasthttp to that.
-type headerMemo struct {
+type lastHeader struct {
 	raw []byte // the remembered header
 	// date and dateEnd delimit the value of raw's Date field, if it has
 	// one of printable characters (else both are 0).
@@ -40,7 +40,7 @@ type headerMemo struct {
 
 // match reports whether b starts with the remembered header and, if so,
 // how long it is.
-func (m *headerMemo) match(b []byte) (int, bool) {
+func (m *lastHeader) match(b []byte) (int, bool) {
 	if len(m.raw) == 0 || len(b) < len(m.raw) || !m.same(b[:len(m.raw)]) {
 		return 0, false
 	}
@@ -51,7 +51,7 @@ func (m *headerMemo) match(b []byte) (int, bool) {
 // same reports whether b, as long as the remembered header, is that
 // header but for the value of its Date field, which may be any printable
 // characters.
-func (m *headerMemo) same(b []byte) bool {
+func (m *lastHeader) same(b []byte) bool {
 	return bytes.Equal(b[:m.date], m.raw[:m.date]) &&
 		bytes.Equal(b[m.dateEnd:], m.raw[m.dateEnd:]) &&
 		printable(b[m.date:m.dateEnd])
@@ -91,8 +91,8 @@ func dateValue(header []byte) (start, end int) {
 
 // remember keeps header, a whole header that fasthttp parsed, with what it
 // parsed from it, copied: the caller's buffer is reused.
-func (m *headerMemo) remember(header []byte, status, length int, closeConn bool) {
-	if len(header) > maxMemoHeader {
+func (m *lastHeader) remember(header []byte, status, length int, closeConn bool) {
+	if len(header) > maxLastHeader {
 		return
 	}
 	m.raw = append(m.raw[:0], header...)
