@@ -109,7 +109,7 @@ func newLoop(r *load, w *worker, conns int) (*loop, error) {
 func setIndex(ev *unix.EpollEvent, i, gen int32) { ev.Fd, ev.Pad = i, gen }
 func index(ev *unix.EpollEvent) (i, gen int32)   { return ev.Fd, ev.Pad }
 
-// run carries out the loop's share of the load until the run stops or
+// serve carries out the loop's share of the load until the load stops or
 // the loop runs out of work. It runs on its own locked OS thread, with a
 // timer slack of 1 ns so that timed sends leave on time.
 func (l *loop) serve(gate <-chan struct{}) {
@@ -284,9 +284,10 @@ func (l *loop) close() {
 	}
 }
 
-// wake makes the loop's epoll_wait return: the run stopped. It is called
-// from another goroutine; once the loop closed its descriptors it does
-// nothing, as their numbers may already serve other files.
+// wake makes the loop's epoll_wait return: the load stopped (the stop
+// rule: load.halt). It is called from another goroutine; once the loop
+// closed its descriptors it does nothing, as their numbers may already
+// serve other files.
 func (l *loop) wake() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

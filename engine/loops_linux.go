@@ -134,7 +134,8 @@ func (t *loops) start() <-chan struct{} {
 	return t.finished
 }
 
-// halt wakes every loop, which then sees the run stopped.
+// halt wakes every loop, which then sees the load stopped (the stop rule:
+// load.halt).
 func (t *loops) halt() {
 	for _, l := range t.loops {
 		l.wake()

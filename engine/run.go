@@ -39,7 +39,7 @@ type load struct {
 	// end of a timed warm-up, or the first measured request after a
 	// warm-up by count.
 	measured atomic.Int64
-	halted   atomic.Bool // set once, when the run stops
+	halted   atomic.Bool // set once, when the load stops: see halt
 }
 
 // maxBatchBytes bounds a prebuilt pipelined batch: a larger request is
@@ -66,8 +66,30 @@ func (r *load) requests(k int) ([]byte, int) {
 
 func (r *load) stopped() bool { return r.halted.Load() }
 
-// halt stops the run: new requests are refused and every connection stops
-// waiting at once. Requests in flight are abandoned, not counted (as wrk).
+// halt stops the load. This comment is the one statement of how a load
+// stops; the transports refer to it as the stop rule.
+//
+// Once halted is set, no request starts (next hands out no ticket), and
+// every request still in flight when its connection sees the stop is
+// abandoned, not counted (as wrk): a failure or timeout met after the
+// stop is the stop's, not the server's. halt sets halted first, then cancels
+// ctx, which ends every timed wait (an open-loop send time, a backoff, a
+// script's delay, a dial), then wakes every connection blocked in the
+// kernel, which finds halted set:
+//
+//   - the event loop: each loop's eventfd is written (loop.wake), its
+//     epoll_wait returns, and the loop stops before waiting again;
+//   - the goroutine transport: every live connection's deadline is set
+//     in the past (streams.halt), so that a blocked read or write fails at
+//     once, and a connection dialed after the stop is refused
+//     (streams.register). Two paths would not see that deadline, so each
+//     checks halted itself (stream.go): a connection moves its deadline
+//     forward before each request, which could overwrite the past one, so
+//     it checks halted after moving it; and a response's first read may be
+//     a direct system call that ignores deadlines (wire.direct), so it is
+//     made only while the load runs.
+//
+// So every connection stops at once, whatever the server does.
 func (r *load) halt() {
 	r.halted.Store(true)
 	r.cancel()

@@ -84,7 +84,7 @@ func (s *streamConn) exchange() {
 			continue
 		}
 		s.moveDeadline(start)
-		if s.load.stopped() { // checked after the deadline moved: see load.halt
+		if s.load.stopped() { // after the deadline moved: the stop rule, load.halt
 			return
 		}
 		if err := s.send(); err != nil {
@@ -237,9 +237,8 @@ var scratchPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return 
 func (s *streamConn) awaitResponse() {
 	if s.carry == 0 {
 		runtime.Gosched()
-		// The direct read skips the deadline, which is also how a stopped
-		// run halts its connections: once stopped, a response must fail
-		// (abandoned, not counted), not be read.
+		// The direct read skips the deadline that stops the load: the
+		// stop rule, load.halt.
 		s.wire.direct = !s.load.stopped()
 	}
 }

@@ -123,7 +123,8 @@ func (t *streams) start() <-chan struct{} {
 	return finished
 }
 
-// halt wakes every blocked read and write with a deadline in the past.
+// halt wakes every blocked read and write with a deadline in the past
+// (the stop rule: load.halt).
 func (t *streams) halt() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -132,7 +133,8 @@ func (t *streams) halt() {
 	}
 }
 
-// register records an open connection; it refuses once the run has stopped.
+// register records an open connection; it refuses once the load has
+// stopped, which halt could not wake.
 func (t *streams) register(nc net.Conn) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -21,9 +21,9 @@ import (
 // the scheduler hand-off of a blocking system call (both calls are
 // non-blocking) saves a noticeable share of the per-request CPU. The
 // deadline is checked by every read but a response's first, which is
-// therefore never made once the run has stopped (see awaitResponse):
-// a response that never ends still times out, and the run still ends on
-// time.
+// therefore never made once the load has stopped (the stop rule:
+// load.halt): a response that never ends still times out, and the load
+// still ends on time.
 //
 // A tempting further saving is to defer the request's write into
 // syscall.RawConn.Read's callback, so that read readiness is armed before
