@@ -5,7 +5,14 @@
 //
 // The engine owns its connection loop rather than using an HTTP client, so
 // that nothing is retried behind the user's back: every request sent is
-// counted once, as a response or as an error of one class.
+// counted once, as a response or as an error of one class. It has two
+// transports behind one contract (transport.go): the event loop
+// (loop_linux.go, loops_linux.go) and a goroutine per connection
+// (streams.go, stream.go), which frame responses with one parser
+// (parse.go) and count outcomes alike (conn.go).
+//
+// It never parses flags or plans, never watches the server under test
+// and never renders: it takes a validated Config and returns a Result.
 package engine
 
 import (

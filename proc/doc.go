@@ -3,9 +3,10 @@
 // server, times its startup and stops it again (--exec), and describes the
 // server's executable for the published environment.
 //
-// It knows nothing of the load engine: the caller marks the start and end
-// of the measured load on a Watcher and attaches the resulting
-// stats.ServerUsage to its result.
+// It knows nothing of the load engine and never sends a request but its
+// readiness probes: package measure marks the start and end of the
+// measured load on a Watcher and attaches the resulting stats.ServerUsage
+// to its result.
 package proc
 
 import "errors"

@@ -4,6 +4,9 @@
 // operations, each measured by the engine with the server watched. It
 // reads and checks plans (Load), carries them out (Run) and renders the
 // Result as JSON, markdown and a text summary.
+//
+// It never reads flags, and it generates no load and watches no process
+// itself: each operation is measured through package measure.
 package suite
 
 // Plan is a benchmark plan as written in its YAML file: strings keep their

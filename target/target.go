@@ -8,6 +8,10 @@
 //	/delay/{ms}    an empty 200 after ms milliseconds
 //	/status/{code} an empty response with that status (100–599)
 //	/bytes/{n}     a 200 with n bytes of body (at most MaxBytes)
+//
+// It only answers: it never measures, and it misbehaves only when asked
+// to by a path. The engine's tests that need a server that misbehaves on
+// its own use internal/fixture.
 package target
 
 import (

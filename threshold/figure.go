@@ -3,6 +3,9 @@
 // ("p99<20ms", "errors<0.1%", "rps>=10k", "server_rss_peak<200MiB"), and
 // regression bounds between two sets of results (`pummel compare
 // --max-regression 5%`).
+//
+// It only reads results: it never changes a figure, and it decides no
+// exit code (the command line does, from what Check reports).
 package threshold
 
 import (

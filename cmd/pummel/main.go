@@ -1,5 +1,10 @@
 // Command pummel is an HTTP load generator: wrk's and ab's command lines,
 // honest latency, and results ready to publish. See README.md.
+//
+// It is the command line only: the one place that parses flags, checks
+// them before any load, picks renderers and decides exit codes. It
+// generates no load, measures nothing and renders nothing itself: it
+// calls engine, measure, suite and stats/render for that.
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Package golden compares a test's output with a file under testdata/
 // (or another file kept in the repository), which `go test -update`
-// rewrites from the current output.
+// rewrites from the current output. It is for tests only.
 package golden
 
 import (

@@ -6,6 +6,8 @@
 // variable or flag whose name contains one of them, in any case, holds a
 // secret. Values known to be secret are collected into a Secrets, which
 // then scrubs them from free text such as error messages.
+//
+// It only rewrites text: it never prints or writes anything itself.
 package redact
 
 import "strings"
