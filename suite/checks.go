@@ -22,7 +22,7 @@ import (
 // `validation` error with its cause. So the refused statuses of 400 and
 // more are read from the status counts, not from the `status` class,
 // which would also count a status the plan accepts (checks: {status: 404}).
-func (op *operation) failedChecks(res stats.Result) (int64, map[string]int64) {
+func (op *recordedConfig) failedChecks(res stats.Result) (int64, map[string]int64) {
 	n := res.Errors.Validation
 	causes := maps.Clone(res.ErrorCauses[record.Validation.String()])
 	for text, count := range res.Status {

@@ -16,11 +16,11 @@ import (
 const maxRandomBody = 64 << 20
 
 // operations checks every operation, in plan order.
-func (c *compiler) operations(ps []Operation) ([]operation, error) {
+func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
 	if len(ps) == 0 {
 		return nil, c.pos.errorf("operations", "required: at least one operation to measure")
 	}
-	var out []operation
+	var out []recordedConfig
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for i, p := range ps {
@@ -39,8 +39,8 @@ func (c *compiler) operations(ps []Operation) ([]operation, error) {
 }
 
 // operation checks one operation; earlier indexes the ones before it.
-func (c *compiler) operation(field string, p Operation, earlier map[string]int) (operation, error) {
-	op := operation{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1}
+func (c *compiler) operation(field string, p Operation, earlier map[string]int) (recordedConfig, error) {
+	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1}
 	if p.URL == "" {
 		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
 	}

@@ -138,7 +138,7 @@ func (b body) bytes(x *expander) ([]byte, error) {
 
 // config builds the engine's configuration of the operation, with the
 // placeholders of the run expanded.
-func (op *operation) config(x *expander) (engine.Config, error) {
+func (op *recordedConfig) config(x *expander) (engine.Config, error) {
 	raw, err := x.expand(op.url)
 	if err != nil {
 		return engine.Config{}, err

@@ -23,7 +23,7 @@ type Suite struct {
 
 	server server
 	modes  []mode
-	ops    []operation
+	ops    []recordedConfig
 }
 
 // Modes returns the modes' names in plan order.
@@ -53,8 +53,8 @@ type mode struct {
 	env  []string
 }
 
-// operation is the checked Operation.
-type operation struct {
+// recordedConfig is the checked Operation.
+type recordedConfig struct {
 	name      string
 	method    string
 	url       string          // template

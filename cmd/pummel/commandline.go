@@ -77,8 +77,8 @@ func (r commandLine) text(s string) string {
 	return r.secrets.Text(s)
 }
 
-// runConfig is the load shape as it goes into every output.
-func (r commandLine) runConfig(c engine.Config) stats.Config {
+// recordedConfig is the load shape as it goes into every output.
+func (r commandLine) recordedConfig(c engine.Config) stats.Config {
 	rc := measure.ConfigOf(c)
 	rc.Command = r.command
 	if !r.show {

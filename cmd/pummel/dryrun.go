@@ -16,7 +16,7 @@ import (
 // written (deploy/kubernetes's test does).
 func (l *loader) dryRun(cfg engine.Config) error {
 	var b strings.Builder
-	if err := render.WriteHeader(&b, l.rec.runConfig(cfg)); err != nil {
+	if err := render.WriteHeader(&b, l.rec.recordedConfig(cfg)); err != nil {
 		return err
 	}
 	if s := cfg.Shard; s.Count > 1 {

@@ -102,7 +102,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err := raiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
-	l.shape = l.rec.runConfig(cfg)
+	l.shape = l.rec.recordedConfig(cfg)
 	l.shape.Runs = plan.runs
 	progress := newProgress(l.stderr, l.progress)
 	if progress != nil {

@@ -52,7 +52,7 @@ func (r *runner) operation(ctx context.Context, i int) error {
 }
 
 // skipReason says why op is not to run in this run, or "" if it is.
-func (r *runner) skipReason(op *operation) string {
+func (r *runner) skipReason(op *recordedConfig) string {
 	d := op.dependsOn
 	switch {
 	case d < 0 || !r.failed[d]:
@@ -65,12 +65,12 @@ func (r *runner) skipReason(op *operation) string {
 
 // requestMethod is the method sent: as given, else GET, or POST with a
 // body (engine.Method).
-func (op *operation) requestMethod() string { return engine.Method(op.method, op.body.given()) }
+func (op *recordedConfig) requestMethod() string { return engine.Method(op.method, op.body.given()) }
 
-// runConfig records the load shape with the URL and headers as written
+// recordedConfig records the load shape with the URL and headers as written
 // in the plan (placeholders kept) and secrets redacted; the method is the
 // one sent.
-func (op *operation) runConfig(cfg engine.Config) stats.Config {
+func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
 	rc := measure.ConfigOf(cfg)
 	rc.URL, rc.Headers = redact.URLTemplate(op.url), nil
 	for _, h := range op.headers {
