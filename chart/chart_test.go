@@ -221,3 +221,35 @@ func TestFileNames(t *testing.T) {
 		t.Errorf("fileNames = %q, want %q", got, want)
 	}
 }
+
+func TestBars(t *testing.T) {
+	bars := []Bar{
+		{Group: "64", Series: "pummel", Value: 180, Low: 170, High: 190},
+		{Group: "64", Series: "wrk", Value: 150, Low: 150, High: 150},
+		{Group: "10,000", Series: "pummel", Value: 110, Low: 100, High: 120},
+		{Group: "10,000", Series: "wrk", Value: 90, Low: 85, High: 95},
+		{Group: "pipelined", Series: "pummel", Value: 900, Low: 850, High: 950},
+	}
+	for _, ext := range []string{".svg", ".png"} {
+		path := filepath.Join(t.TempDir(), "bars"+ext)
+		if err := Bars(bars, "requests per client CPU-second", "requests", path); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Size() < 1000 {
+			t.Errorf("%s: %v, %v", path, fi, err)
+		}
+	}
+	svg := filepath.Join(t.TempDir(), "bars.svg")
+	if err := Bars(bars, "t", "y", svg); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(svg)
+	for _, want := range []string{"pummel", "wrk", "10,000", "pipelined"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the chart lacks %q", want)
+		}
+	}
+	if err := Bars(nil, "t", "y", svg); err == nil {
+		t.Error("a chart of no bars was drawn")
+	}
+}

@@ -3,15 +3,18 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-p DEPTH] [-o OUT.md]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-p DEPTH] [-o OUT.md] [-g CHART.svg]
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
 # bombardier, vegeta (see bench_command in scripts/lib.sh).
 # -p DEPTH adds a pipelined comparison at each connection count: pummel
 # --pipeline DEPTH (both transports) against wrk with
 # scripts/lua/pipeline.lua at the same depth, and checks that `pummel -n`
-# at that depth sends exactly the requests nginx counts. Pipelined runs get a 30 s timeout (see
-# bench_command in scripts/lib.sh).
+# at that depth sends exactly the requests nginx counts. Pipelined runs
+# get a 30 s timeout (see bench_command in scripts/lib.sh).
+# -g CHART.svg (or .png) also draws the table's requests per client
+# CPU-second as a bar chart, each bar with the range of its repetitions
+# (scripts/peerchart, pummel's chart package).
 # nginx runs pinned to CPU 1 and every client to CPU 0 (taskset). Tools are
 # interleaved within each repetition, so drift in the machine hits all of
 # them, and their order rotates from one repetition to the next, so no tool
@@ -40,10 +43,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout
-while getopts "r:c:d:t:p:o:" opt; do
+reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
+while getopts "r:c:d:t:p:o:g:" opt; do
   case $opt in
-    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;;
+    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
     *) sed -n '2,20p' "$0"; exit 2 ;;
   esac
 done
@@ -97,7 +100,8 @@ done
 {
   echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" "$awk_median"'
+  paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" \
+    -v depth="${depth:-0}" -v rows="$work/rows.tsv" "$awk_median"'
     { k = $1 SUBSEP $2
       rps[k] = rps[k] " " $4 / $5
       eff[k] = eff[k] " " $4 / ($6 + $7)
@@ -135,6 +139,9 @@ done
             if (hi == "" || x > hi) hi = x
             if (state(k, r) != "" && state(k, r) == state(b, r)) { clean = clean " " x; nclean++ }
           }
+          n = split(eff[k], all, " "); lowest = all[1]; top = all[1]
+          for (i = 2; i <= n; i++) { if (all[i] + 0 < lowest + 0) lowest = all[i]; if (all[i] + 0 > top + 0) top = all[i] }
+          printf "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\n", T[ti], C[ci], (T[ti] ~ /-pipeline$/ ? depth : 0), e, lowest, top >rows
           printf "| %s | %s | %.0f | %.0f | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
             (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"),
@@ -162,3 +169,6 @@ done
   echo
   for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done
 } >"$out"
+if [ -n "$chart" ]; then
+  go run ./scripts/peerchart -o "$chart" "$work/rows.tsv"
+fi
