@@ -7,18 +7,17 @@ import (
 	"testing"
 )
 
-// TestReadmePlan loads the full example plan of the README's "Benchmark
-// plans" section, so that the documentation stays a valid plan.
-func TestReadmePlan(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// TestDocumentedPlan loads the full example plan of docs/suite.md, the
+// plans' reference, so that the documentation stays a valid plan.
+func TestDocumentedPlan(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "suite.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "### Benchmark plans (`pummel suite`)")
-	_, block, ok2 := strings.Cut(section, "```yaml\n")
-	block, _, ok3 := strings.Cut(block, "```")
-	if !ok || !ok2 || !ok3 {
-		t.Fatal("README.md: no yaml block in the Benchmark plans section")
+	_, block, ok := strings.Cut(string(doc), "```yaml\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/suite.md: no yaml block")
 	}
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "bodies"), 0o755); err != nil {
