@@ -103,6 +103,7 @@ done
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" \
     -v depth="${depth:-0}" -v rows="$work/rows.tsv" "$awk_median"'
     { k = $1 SUBSEP $2
+      if ($4 <= 0 || $6 + $7 <= 0) { failed[k]++; next } # the tool did not run: no figures
       rps[k] = rps[k] " " $4 / $5
       eff[k] = eff[k] " " $4 / ($6 + $7)
       one[k, $3] = $4 / ($6 + $7)
@@ -127,6 +128,7 @@ done
       for (ci = 1; ci <= nc; ci++) {
         for (ti = 1; ti <= nt; ti++) {
           k = T[ti] SUBSEP C[ci]
+          if (eff[k] == "") { printf "| %s | %s | failed in %d runs | | | | | | | |\n", T[ti], C[ci], failed[k]; continue }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           base = median(eff[b])
           e = median(eff[k])

@@ -79,7 +79,7 @@ bench_command() {
     hey) echo "hey -z ${dur}s -c $c $url" ;;
     h2load) echo "h2load --h1 -t1 -c$c -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
-    vegeta) echo "sh -c 'echo GET $url | $work/bin/vegeta attack -rate 0 -max-workers $c -workers $c -duration ${dur}s >/dev/null'" ;;
+    vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
     pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
     pummel-goroutine-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth --engine goroutine $url" ;;
     wrk-pipeline) echo "wrk -t1 -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
@@ -92,6 +92,13 @@ bench_command() {
 bench_go_peers() {
   GOBIN=$work/bin go install github.com/codesenberg/bombardier@v1.2.6 >/dev/null 2>&1 || echo "bombardier: go install failed" >&2
   GOBIN=$work/bin go install github.com/tsenart/vegeta/v12@v12.13.0 >/dev/null 2>&1 || echo "vegeta: go install failed" >&2
+  # vegeta reads its targets on stdin: one command line for bench_command
+  # (CONNS DURATION URL), at its highest rate over CONNS workers.
+  cat >"$work/bin/vegeta-attack" <<'SH'
+#!/bin/sh
+echo "GET $3" | "$(dirname "$0")/vegeta" attack -rate 0 -max-workers "$1" -workers "$1" -duration "$2" >/dev/null
+SH
+  chmod +x "$work/bin/vegeta-attack"
 }
 
 # served prints how many requests nginx has answered so far.
