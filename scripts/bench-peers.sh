@@ -98,7 +98,7 @@ for rep in $(seq "$reps"); do
 done
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
+  echo "| tool | connections | requests/s | requests per client CPU-second (lowest–highest) | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" \
     -v depth="${depth:-0}" -v rows="$work/rows.tsv" "$awk_median"'
@@ -144,7 +144,7 @@ done
           n = split(eff[k], all, " "); lowest = all[1]; top = all[1]
           for (i = 2; i <= n; i++) { if (all[i] + 0 < lowest + 0) lowest = all[i]; if (all[i] + 0 > top + 0) top = all[i] }
           printf "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\n", T[ti], C[ci], (T[ti] ~ /-pipeline$/ ? depth : 0), e, lowest, top >rows
-          printf "| %s | %s | %.0f | %.0f | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e,
+          printf "| %s | %s | %.0f | %.0f (%.0f–%.0f) | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e, lowest, top,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
             (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"),
             (nclean > 0 ? sprintf("%.2f× (%d of %d)", median(clean), nclean, npaired) : "none"),
