@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The seed-002 method with one tool: start the server fresh N times, time its
-# startup (spawn to first good response, polled about every 1 ms), sample
-# idle RSS, load an authenticated endpoint with ab's shape (-k -c 32 -n 40000),
-# sample RSS after, stop it; publish the Metric | Result | How table.
+# A server's startup, memory and throughput, measured with one tool: start
+# the server fresh N times, time its startup (spawn to first good response,
+# polled about every 1 ms), sample idle RSS, load an authenticated endpoint
+# with ab's shape (-k -c 32 -n 40000), sample RSS after, stop it; publish
+# pummel's Metric | Result | How table.
 #
 #   scripts/bench-exec.sh [-r RUNS] [-n REQUESTS] [-o OUT.md]
 #
