@@ -10,7 +10,8 @@ import (
 // skip, and what the connection counted. Only its event loop touches it
 // while the load runs; main reads it after the loop has stopped.
 type session struct {
-	carry []byte // a partial response header, kept until the rest arrives
+	conn  gnetConn // the gnet connection, until its first request is sent
+	carry []byte   // a partial response header, kept until the rest arrives
 	skip  int    // body bytes of the current response not yet read
 
 	sent      time.Time     // when the request in flight was written
