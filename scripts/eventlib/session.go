@@ -12,7 +12,7 @@ import (
 type session struct {
 	conn  gnetConn // the gnet connection, until its first request is sent
 	carry []byte   // a partial response header, kept until the rest arrives
-	skip  int    // body bytes of the current response not yet read
+	skip  int      // body bytes of the current response not yet read
 
 	sent      time.Time     // when the request in flight was written
 	responses int           // complete responses
