@@ -75,6 +75,7 @@ read -ra order <<<"$tools"
 for rep in $(seq "$reps"); do
   for c in $conns; do
     for tool in "${order[@]}"; do
+      bench_next_url
       cmd=$(tool_command "$tool" "$c")
       p0=$(cpu_probe 0) p1=$(cpu_probe 1)
       before=$(served)
@@ -134,7 +135,7 @@ done
   echo
   echo "</details>"
   echo
-  echo "Commands (CONNS and the URL filled in per run; eventlib built from scripts/eventlib, eventlib-opt with -tags poll_opt,gc_opt):"
+  echo "Commands (CONNS filled in per run; URL: nginx on the next of 64 loopback addresses, so that no run pays for the TIME_WAIT sockets of the one before; eventlib built from scripts/eventlib, eventlib-opt with -tags poll_opt,gc_opt):"
   echo
   for tool in $tools; do echo "    $(tool_command "$tool" CONNS .)"; done
 } >"$out"

@@ -33,6 +33,7 @@ args_for() {
 tail_for() { [ "$1" = prebuilt ] && echo "-- 1" || true; }
 for rep in $(seq "$reps"); do
   for v in $variants; do
+    bench_next_url
     extra=$(args_for "$v") tail=$(tail_for "$v")
     before=$(served)
     # shellcheck disable=SC2086 # extra and tail are word lists

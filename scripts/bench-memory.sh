@@ -33,6 +33,7 @@ status() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status" 2>/dev/null || 
   echo "|---|---:|---:|---:|---:|---:|"
   for c in $conns; do
     for tool in pummel pummel-goroutine wrk; do
+      bench_next_url
       /usr/bin/time -f "%M" -o "$work/time" taskset -c 0 $(bench_command "$tool" "$c") >/dev/null 2>&1 &
       timer=$!
       sleep "$(awk -v d="$dur" 'BEGIN {print d / 2}')"

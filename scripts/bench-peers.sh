@@ -78,6 +78,7 @@ read -ra order <<<"$tools"
 for rep in $(seq "$reps"); do
   for c in $conns; do
     for tool in "${order[@]}"; do
+      bench_next_url
       cmd=$(bench_command "$tool" "$c")
       p0=$(cpu_probe 0) p1=$(cpu_probe 1)
       before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
@@ -167,7 +168,7 @@ done
   echo
   echo "</details>"
   echo
-  echo "Commands (CONNS and the URL filled in per run):"
+  echo "Commands (CONNS filled in per run; URL: nginx on the next of 64 loopback addresses, so that no run pays for the TIME_WAIT sockets of the one before):"
   echo
   for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done
 } >"$out"

@@ -67,6 +67,7 @@ classify() {
 for r in $(seq "$reps"); do
   for c in $conns; do
     for tool in $tools; do
+      bench_next_url
       before=$(served)
       # shellcheck disable=SC2046 # the command is a word list
       perf record -q -e cpu-clock -F 2000 -g -o "$work/perf.data" -- taskset -c 0 $(bench_command "$tool" "$c") >/dev/null

@@ -41,7 +41,9 @@ measure() { # tool seconds -> "requests cpu"
 
 for rep in $(seq "$reps"); do
   for tool in pummel wrk; do
+    bench_next_url
     read -r ns cs < <(measure "$tool" 1)
+    bench_next_url
     read -r nl cl < <(measure "$tool" "$dur")
     echo "rep $rep $tool: 1s $ns requests in $cs CPU-s, ${dur}s $nl in $cl CPU-s" >&2
     printf '%s\t%s\t%s\t%s\t%s\n' "$tool" "$ns" "$cs" "$nl" "$cl" >>"$work/runs.tsv"
@@ -61,6 +63,6 @@ done
       }
     }' "$work/runs.tsv"
   echo
-  echo "Medians of $reps repetitions at $conns connections: a 1 s and a ${dur} s run of each tool; nginx 1 worker on CPU 1, clients on CPU 0."
+  echo "Medians of $reps repetitions at $conns connections: a 1 s and a ${dur} s run of each tool, each run to its own loopback address; nginx 1 worker on CPU 1, clients on CPU 0."
   bench_footer
 } >"$out"

@@ -33,6 +33,7 @@ events=raw_syscalls:sys_enter,syscalls:sys_enter_write,syscalls:sys_enter_read,s
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for c in $conns; do
     for tool in $tools; do
+      bench_next_url
       before=$(served)
       # shellcheck disable=SC2046 # the command is a word list
       perf stat -x, -e "$events" -e syscalls:sys_exit_read --filter 'ret == -11' -o "$work/perf" \

@@ -31,10 +31,14 @@ bench_cleanup() {
 }
 
 # bench_nginx PORT starts one nginx worker pinned to CPU 1 answering an
-# empty 200 (stub_status at /nginx_status) and sets $url and $nginx_worker.
+# empty 200 (stub_status at /nginx_status) on 127.0.0.1 and on
+# $bench_addrs more loopback addresses, and sets $url and $nginx_worker.
+bench_addrs=64
 bench_nginx() {
-  local port=$1
+  local port=$1 listen="" i
   mkdir -p "$work/logs"
+  for i in $(seq 1 $((bench_addrs + 1))); do listen="$listen    listen 127.0.0.$i:$port backlog=16384;"$'\n'; done
+  bench_port=$port bench_runs=0
   cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
 worker_rlimit_nofile 30000;
@@ -47,8 +51,7 @@ http {
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
   server {
-    listen 127.0.0.1:$port backlog=16384;
-    location / { return 200; }
+$listen    location / { return 200; }
     location = /nginx_status { stub_status; }
   }
 }
@@ -58,6 +61,18 @@ CONF
   url=http://127.0.0.1:$port/
   for _ in $(seq 50); do curl -sf "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
   nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+}
+
+# bench_next_url points $url at the next loopback address, round the
+# $bench_addrs of them: call it before each measured run. A client that
+# closes thousands of connections leaves them in TIME_WAIT for 60 s, and the
+# next client to connect to the same address pays for them: the kernel
+# searches past those ports for a free one (about 0.5 s of system CPU per
+# 10,000 connections here). A fresh address makes every run start from the
+# same state, whichever tool ran before it.
+bench_next_url() {
+  bench_runs=$((bench_runs + 1))
+  url=http://127.0.0.$((2 + bench_runs % bench_addrs)):$bench_port/
 }
 
 # bench_command TOOL CONNS [PUMMEL] prints the command line of one client
