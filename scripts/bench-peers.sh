@@ -30,7 +30,9 @@
 #              just after the run: whether a CPU was in a slow stretch
 #   other CPU  CPU time used by anything but client and server during the run,
 #              in % of one core; runs above 10% are marked noisy
-# and writes a markdown table of medians to OUT.md, with three ratios to
+# and writes to OUT.md a headline table, one row per tool (requests per
+# client CPU-second with its range and paired ratio to wrk at each
+# connection count, then peak RSS), and a table of every median, with three ratios to
 # wrk: of the medians; paired (the median of each repetition's ratio, with
 # the lowest and highest), which drift between repetitions does not move;
 # and paired over the repetitions where both runs found each CPU in the same
@@ -98,11 +100,39 @@ for rep in $(seq "$reps"); do
   order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
 done
 
+# headline pivots the figures into one row per tool: requests per client
+# CPU-second (lowest–highest) and the paired ratio to wrk at each connection
+# count, plain and pipelined, then the client's peak RSS.
+headline() {
+  awk -F'\t' -v conns="$conns" -v depth="${depth:-0}" '
+    function k(x) { return x >= 1e6 ? sprintf("%.2fM", x / 1e6) : x >= 1e4 ? sprintf("%.0fk", x / 1000) : sprintf("%.1fk", x / 1000) }
+    function count(c) { return c >= 1000 ? sprintf("%d,%03d", c / 1000, c % 1000) : c }
+    { tool = $1; pipe = sub(/-pipeline$/, "", tool)
+      if (!(tool in seen)) { seen[tool] = 1; order[++n] = tool }
+      cell[tool, $2, pipe] = sprintf("%s (%s–%s)%s", k($3), k($4), k($5), $6 != "" ? sprintf(", %.2f×", $6) : "")
+      if (!pipe) rss[tool, $2] = sprintf("%.0f", $7) }
+    END {
+      nc = split(conns, C, " ")
+      head = "| tool"; rule = "|---"
+      for (i = 1; i <= nc; i++) { head = head " | " count(C[i]) " connections"; rule = rule "|---:" }
+      if (depth > 0) for (i = 1; i <= nc; i++) { head = head " | " count(C[i]) ", pipelined ×" depth; rule = rule "|---:" }
+      head = head " | client RSS (MiB), " ; for (i = 1; i <= nc; i++) head = head (i > 1 ? " / " : "") count(C[i])
+      print head " |"; print rule "|---:|"
+      for (t = 1; t <= n; t++) {
+        row = "| " order[t]; r = ""
+        for (i = 1; i <= nc; i++) row = row " | " ((order[t], C[i], 0) in cell ? cell[order[t], C[i], 0] : "failed")
+        if (depth > 0) for (i = 1; i <= nc; i++) row = row " | " ((order[t], C[i], 1) in cell ? cell[order[t], C[i], 1] : "–")
+        for (i = 1; i <= nc; i++) r = r (i > 1 ? " / " : "") ((order[t], C[i]) in rss ? rss[order[t], C[i]] : "–")
+        print row " | " r " |"
+      }
+    }' "$work/headline.tsv"
+}
+
 {
   echo "| tool | connections | requests/s | requests per client CPU-second (lowest–highest) | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" \
-    -v depth="${depth:-0}" -v rows="$work/rows.tsv" "$awk_median"'
+    -v depth="${depth:-0}" -v rows="$work/rows.tsv" -v headline="$work/headline.tsv" "$awk_median"'
     { k = $1 SUBSEP $2
       if ($4 <= 0 || $6 + $7 <= 0) { failed[k]++; next } # the tool did not run: no figures
       rps[k] = rps[k] " " $4 / $5
@@ -145,6 +175,7 @@ done
           n = split(eff[k], all, " "); lowest = all[1]; top = all[1]
           for (i = 2; i <= n; i++) { if (all[i] + 0 < lowest + 0) lowest = all[i]; if (all[i] + 0 > top + 0) top = all[i] }
           printf "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\n", T[ti], C[ci], (T[ti] ~ /-pipeline$/ ? depth : 0), e, lowest, top >rows
+          printf "%s\t%s\t%.0f\t%.0f\t%.0f\t%s\t%.1f\n", T[ti], C[ci], e, lowest, top, (paired != "" ? sprintf("%.2f", median(paired)) : ""), median(rss[k]) >headline
           printf "| %s | %s | %.0f | %.0f (%.0f–%.0f) | %s | %s | %s | %.1f MiB | %.0f | %d |\n", T[ti], C[ci], median(rps[k]), e, lowest, top,
             (base > 0 ? sprintf("%.2f×", e / base) : "n/a"),
             (paired != "" ? sprintf("%.2f× (%.2f–%.2f)", median(paired), lo, hi) : "n/a"),
@@ -153,6 +184,16 @@ done
         }
       }
     }'
+} >"$work/table.md"
+
+{
+  echo "Requests per client CPU-second: median (lowest–highest) and paired ratio to wrk$([ -n "$depth" ] && echo ", pipelined rows to wrk with scripts/lua/pipeline.lua at the same depth")."
+  echo
+  headline
+  echo
+  echo "All figures:"
+  echo
+  cat "$work/table.md"
   echo
   echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
   bench_footer
