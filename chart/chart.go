@@ -90,9 +90,18 @@ func grid() *plotter.Grid {
 	return g
 }
 
+// palette holds the colors of a chart's lines and bars in order: gonum's
+// seven dark colors, then three more, so that a chart of up to ten series
+// (a tool comparison, say) gives each its own.
+var palette = append(append([]color.Color(nil), plotutil.DarkColors...),
+	color.RGBA{R: 0x00, G: 0x80, B: 0x80, A: 0xff}, // teal
+	color.RGBA{R: 0x8c, G: 0x56, B: 0x2b, A: 0xff}, // brown
+	color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}, // gray
+)
+
 // lineColor returns the color of the i-th line of a chart.
 func lineColor(i int) color.Color {
-	return plotutil.DarkColors[i%len(plotutil.DarkColors)]
+	return palette[i%len(palette)]
 }
 
 // lineStyle is a solid line of the i-th color.

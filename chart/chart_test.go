@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -251,5 +252,19 @@ func TestBars(t *testing.T) {
 	}
 	if err := Bars(nil, "t", "y", svg); err == nil {
 		t.Error("a chart of no bars was drawn")
+	}
+}
+
+// TestTenSeriesTenColors: a comparison of up to ten tools gives each its
+// own color (gonum's palette alone repeats after seven).
+func TestTenSeriesTenColors(t *testing.T) {
+	seen := map[color.RGBA]int{}
+	for i := range 10 {
+		r, g, b, a := lineColor(i).RGBA()
+		c := color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: uint8(a >> 8)}
+		if j, ok := seen[c]; ok {
+			t.Errorf("series %d has the color of series %d", i, j)
+		}
+		seen[c] = i
 	}
 }
