@@ -37,11 +37,19 @@ func TestARequestIsSentOnce(t *testing.T) {
 		name  string
 		b     fixture.Misbehaviour
 		cause string // of the read errors
+		// onlyOpenLoop: the misbehaviour is certain to show only in open
+		// loop. A greeting that lands after the first request was written
+		// reads as that request's response, and every later response
+		// shifts by one; the extra one shows only when it arrives at a
+		// connection with nothing outstanding. Open loop has such a moment
+		// after every response; a closed loop or a pipeline writes the next
+		// request at once and may reach the end of the run without one.
+		onlyOpenLoop bool
 	}{
-		{"drops every 2nd request", drop, causeClosedBeforeResponse},
-		{"resets every 2nd request", reset, ""}, // closed or reset, as the RST races the FIN
-		{"answers twice", fixture.Misbehaviour{Twice: true}, causeUnsolicited},
-		{"answers before the request", fixture.Misbehaviour{Greet: true}, causeUnsolicited},
+		{"drops every 2nd request", drop, causeClosedBeforeResponse, false},
+		{"resets every 2nd request", reset, "", false}, // closed or reset, as the RST races the FIN
+		{"answers twice", fixture.Misbehaviour{Twice: true}, causeUnsolicited, false},
+		{"answers before the request", fixture.Misbehaviour{Greet: true}, causeUnsolicited, true},
 	}
 	for _, engine := range transports() {
 		for _, sh := range shapes {
@@ -51,7 +59,8 @@ func TestARequestIsSentOnce(t *testing.T) {
 					cfg.Engine = engine
 					srv := fixture.New(t, fixture.Behaviour{Misbehave: sv.b})
 					res := runLoad(t, srv, cfg)
-					checkSentOnce(t, srv, cfg, res, sv.cause)
+					shows := !sv.onlyOpenLoop || len(cfg.Rates) > 0
+					checkSentOnce(t, srv, cfg, res, shows, sv.cause)
 				})
 			}
 		}
@@ -59,9 +68,9 @@ func TestARequestIsSentOnce(t *testing.T) {
 }
 
 // checkSentOnce checks that every request of a run was written once and
-// ended once, and that the server's misbehaviour shows as read errors of
-// the cause given ("" for any).
-func checkSentOnce(t *testing.T, srv *fixture.Server, cfg Config, res stats.Result, cause string) {
+// ended once, and, if shows, that the server's misbehaviour shows as read
+// errors of the cause given ("" for any).
+func checkSentOnce(t *testing.T, srv *fixture.Server, cfg Config, res stats.Result, shows bool, cause string) {
 	t.Helper()
 	want := cfg.Requests
 	if want == 0 {
@@ -81,10 +90,10 @@ func checkSentOnce(t *testing.T, srv *fixture.Server, cfg Config, res stats.Resu
 	if cfg.Pipeline < 2 && srv.Requests() != want {
 		t.Errorf("the server received %d requests, want %d", srv.Requests(), want)
 	}
-	if res.Errors.Read == 0 {
+	if shows && res.Errors.Read == 0 {
 		t.Errorf("no read errors: the server's misbehaviour was hidden (%v)", res.ErrorCauses)
 	}
-	if cause != "" && res.ErrorCauses["read"][cause] == 0 {
+	if shows && cause != "" && res.ErrorCauses["read"][cause] == 0 {
 		t.Errorf("causes %v, want %q among them", res.ErrorCauses, cause)
 	}
 	if c := res.ErrorCauses; c["write"] != nil || c["timeout"] != nil {
