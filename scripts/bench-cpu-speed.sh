@@ -15,16 +15,16 @@
 # is why the benchmark scripts interleave tools and repeat runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 samples=60 interval=1 out=/dev/stdout
 while getopts "n:i:o:" opt; do
   case $opt in
     n) samples=$OPTARG ;; i) interval=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,16p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need taskset:util-linux
 cpus=$(nproc)
 log=$(mktemp)

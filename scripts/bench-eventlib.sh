@@ -33,12 +33,13 @@
 # missing. Sends traffic to 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel gnet gnet-opt nbio" out=/dev/stdout
 while getopts "r:c:d:t:o:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,33p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 for tool in $tools; do
@@ -48,7 +49,6 @@ for tool in $tools; do
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx /usr/bin/time:time taskset:util-linux curl:curl
 
 bench_setup

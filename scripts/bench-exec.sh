@@ -11,16 +11,16 @@
 # pummel runs on CPU 0. The bearer key is random and never printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 runs=7 requests=40000 out=/dev/stdout
 while getopts "r:n:o:" opt; do
   case $opt in
     r) runs=$OPTARG ;; n) requests=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,11p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need taskset:util-linux
 bench_setup
 server=$work/pummel-serve

@@ -8,16 +8,16 @@
 #   scripts/bench-lua.sh [-r REPS] [-d SECONDS] [-o OUT.md]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 reps=5 dur=10 out=/dev/stdout
 while getopts "r:d:o:" opt; do
   case $opt in
     r) reps=$OPTARG ;; d) dur=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,9p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx taskset:util-linux curl:curl /usr/bin/time:time
 bench_setup
 bench_nginx 18093
@@ -39,7 +39,7 @@ for rep in $(seq "$reps"); do
     # shellcheck disable=SC2086 # extra and tail are word lists
     /usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0 "$pummel" -q -t1 -c64 -d "${dur}s" $extra "$url" $tail >/dev/null
     n=$(( $(served) - before - 1 ))
-    read -r user sys <"$work/time"
+    read -r user sys < <(tail -1 "$work/time")
     echo "$v $n $user $sys" >>"$work/runs"
     echo "rep $rep $v: $n requests, cpu $user+$sys s" >&2
   done

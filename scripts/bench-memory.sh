@@ -8,19 +8,22 @@
 # from /proc/PID/status halfway through the run, its RSS split into
 # anonymous memory (heap, stacks, buffers: what holding connections costs)
 # and file-backed pages (the client's own executable and libraries mapped
-# in). Client on CPU 0, nginx on CPU 1; traffic to 127.0.0.1 only.
+# in). The last column divides the anonymous memory a run holds beyond the
+# tool's run with the first connection count by the connections it adds:
+# what one more connection costs. Client on CPU 0, nginx on CPU 1; traffic
+# to loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 conns="1 10000" dur=4 out=/dev/stdout
 while getopts "c:d:o:" opt; do
   case $opt in
     c) conns=$OPTARG ;; d) dur=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,11p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx wrk:wrk /usr/bin/time:time taskset:util-linux curl:curl
 bench_setup
 bench_nginx 18098
@@ -29,9 +32,11 @@ bench_nginx 18098
 status() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 {
-  echo "| tool | connections | peak RSS | RSS halfway | of which anonymous | of which file-backed |"
-  echo "|---|---:|---:|---:|---:|---:|"
-  for c in $conns; do
+  echo "| tool | connections | peak RSS | RSS halfway | of which anonymous | of which file-backed | anonymous per added connection |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  read -ra counts <<<"$conns"
+  declare -A base
+  for c in "${counts[@]}"; do
     for tool in pummel pummel-goroutine wrk; do
       bench_next_url
       /usr/bin/time -f "%M" -o "$work/time" taskset -c 0 $(bench_command "$tool" "$c") >/dev/null 2>&1 &
@@ -39,10 +44,12 @@ status() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status" 2>/dev/null || 
       sleep "$(awk -v d="$dur" 'BEGIN {print d / 2}')"
       pid=$(pgrep -n -f "^$(bench_command "$tool" "$c" | cut -d' ' -f1) " || true)
       rss=$(status "$pid" VmRSS) anon=$(status "$pid" RssAnon) file=$(status "$pid" RssFile)
-      wait "$timer"
-      printf '| %s | %s | %.1f MiB | %.1f MiB | %.1f MiB | %.1f MiB |\n' "$tool" "$c" \
-        "$(awk '{print $1 / 1024}' "$work/time")" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" \
-        "$(awk -v k="$anon" 'BEGIN {print k / 1024}')" "$(awk -v k="$file" 'BEGIN {print k / 1024}')"
+      wait "$timer" || echo "$0: $tool -c $c failed" >&2
+      [ "$c" = "${counts[0]}" ] && base[$tool]=$anon
+      printf '| %s | %s | %.1f MiB | %.1f MiB | %.1f MiB | %.1f MiB | %s |\n' "$tool" "$c" \
+        "$(tail -1 "$work/time" | awk '{print $1 / 1024}')" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" \
+        "$(awk -v k="$anon" 'BEGIN {print k / 1024}')" "$(awk -v k="$file" 'BEGIN {print k / 1024}')" \
+        "$(awk -v a="$anon" -v b="${base[$tool]}" -v c="$c" -v c0="${counts[0]}" 'BEGIN { if (c == c0) print "–"; else printf "%.2f KiB", (a - b) / (c - c0) }')"
     done
   done
   echo

@@ -12,24 +12,27 @@
 # with the same connections is measured last. Traffic goes to 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 rates="100 10000 40000 60000" dur=10 conns=256 out=/dev/stdout
 while getopts "r:d:c:o:" opt; do
   case $opt in
     r) rates=$OPTARG ;; d) dur=$OPTARG ;; c) conns=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,14p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx taskset:util-linux curl:curl python3:python3
 bench_setup
 bench_nginx 18091
 
-row() { # result.json → one table row
-  python3 - "$1" <<'PY'
+row() { # result.json → one table row; pummel's warnings go to $work/warnings
+  python3 - "$1" "$work/warnings" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+with open(sys.argv[2], "a") as w:
+    for text in r.get("warnings", []):
+        w.write("- %.0f requests/s: %s\n" % (r["target_rate"], text))
 lag, unc = r["schedule_lag_us"], r["latency_uncorrected_us"]
 ratio = r["achieved_rate"] / r["target_rate"]
 held = ratio >= 0.99 and not any("schedule was not kept" in w for w in r.get("warnings", []))
@@ -42,6 +45,7 @@ PY
 {
   echo "| target req/s | achieved req/s | achieved/target | lag p50 | lag p99 | sends >2ms late | p99 corrected | p99 uncorrected | pummel CPU | held |"
   echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|"
+  : >"$work/warnings"
   for rate in $rates; do
     taskset -c 0 "$pummel" -q -R "$rate" -d "${dur}s" --warmup 2s -c "$conns" --format json "$url" >"$work/r.json"
     row "$work/r.json"
@@ -49,6 +53,7 @@ PY
   closed=$(taskset -c 0 "$pummel" -q -c "$conns" -d "${dur}s" --format json "$url" | python3 -c 'import json,sys; print("%.0f" % json.load(sys.stdin)["requests_per_s"])')
   echo
   echo "Closed-loop maximum with the same $conns connections: $closed requests/s."
+  if [ -s "$work/warnings" ]; then echo; echo "pummel's warnings:"; echo; cat "$work/warnings"; fi
   echo "Each rate ran ${dur}s after a 2s warm-up; nginx 1 worker on CPU 1, pummel on CPU 0."
   bench_footer
   echo

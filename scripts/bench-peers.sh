@@ -44,16 +44,16 @@
 # 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
 while getopts "r:c:d:t:p:o:g:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
 
 if [ -n "$depth" ]; then
@@ -87,7 +87,7 @@ for rep in $(seq "$reps"); do
       /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
       after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
       q0=$(cpu_probe 0) q1=$(cpu_probe 1)
-      read -r wall user sys rss sleeps <"$work/time"
+      read -r wall user sys rss sleeps < <(tail -1 "$work/time") # GNU time puts "Command exited…" first on failure
       requests=$((after - before - 1)) # less our own status request
       other=$(awk -v b=$((b1 - b0)) -v n=$((n1 - n0)) -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
         'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
@@ -109,6 +109,7 @@ headline() {
     function count(c) { return c >= 1000 ? sprintf("%d,%03d", c / 1000, c % 1000) : c }
     { tool = $1; pipe = sub(/-pipeline$/, "", tool)
       if (!(tool in seen)) { seen[tool] = 1; order[++n] = tool }
+      if ($3 == "") { cell[tool, $2, pipe] = "failed"; next } # no run of it worked
       cell[tool, $2, pipe] = sprintf("%s (%s–%s)%s", k($3), k($4), k($5), $6 != "" ? sprintf(", %.2f×", $6) : "")
       if (!pipe) rss[tool, $2] = sprintf("%.0f", $7) }
     END {
@@ -159,7 +160,11 @@ headline() {
       for (ci = 1; ci <= nc; ci++) {
         for (ti = 1; ti <= nt; ti++) {
           k = T[ti] SUBSEP C[ci]
-          if (eff[k] == "") { printf "| %s | %s | failed in %d runs | | | | | | | |\n", T[ti], C[ci], failed[k]; continue }
+          if (eff[k] == "") {
+            printf "| %s | %s | failed in %d runs | | | | | | | |\n", T[ti], C[ci], failed[k]
+            printf "%s\t%s\t\t\t\t\t\n", T[ti], C[ci] >headline
+            continue
+          }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           base = median(eff[b])
           e = median(eff[k])
@@ -197,7 +202,7 @@ headline() {
   echo
   echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
   bench_footer
-  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | head -1 | awk '{print $NF}'), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier v1.2.6, vegeta v12.13.0 (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
   echo
@@ -205,7 +210,7 @@ headline() {
   echo
   echo "| repetition | tool | connections | requests | requests per client CPU-second | client CPU-s (user+sys) | client sleeps per 1,000 requests | CPU 0/CPU 1 probe, before → after (ms) |"
   echo "|---:|---|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' '{ printf "| %s | %s | %s | %s | %.0f | %s+%s | %.0f | %s |\n", $3, $1, $2, $4, $4 / ($6 + $7), $6, $7, 1000 * $9 / $4, $10 }' "$runs"
+  awk -F'\t' '{ printf "| %s | %s | %s | %s | %.0f | %s+%s | %.0f | %s |\n", $3, $1, $2, $4, ($6 + $7 > 0 ? $4 / ($6 + $7) : 0), $6, $7, ($4 > 0 ? 1000 * $9 / $4 : 0), $10 }' "$runs"
   echo
   echo "</details>"
   echo

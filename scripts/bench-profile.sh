@@ -12,17 +12,17 @@
 # repetition with the median total. Requests are nginx's own count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 dur=5 conns=64 depth="" reps=3 slow="" out=/dev/stdout
 while getopts "d:c:p:r:so:" opt; do
   case $opt in
     d) dur=$OPTARG ;; c) conns=$OPTARG ;; p) depth=$OPTARG ;; r) reps=$OPTARG ;;
     s) slow=1 ;; o) out=$OPTARG ;;
-    *) sed -n '2,12p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
 SYMBOLS=1 bench_setup # pummel with its symbol table, so that samples name Go functions
 bench_nginx 18097
@@ -44,7 +44,9 @@ classify() {
     function top(i,   s) { s = L[i]; sub(/^[ \t]*[0-9a-f]+ /, "", s); return s }
     {
       split($0, L, "\n"); split(L[1], h, " "); ns = h[2]; t = top(2); c = "user"
-      if ($0 ~ /__sys_connect|__sys_socket|__x64_sys_close|__x64_sys_fcntl|__sys_[gs]etsockopt|__sys_get(sock|peer)name|DialContext|\(\*conn\)\.shut|morestack|newproc|do_exit/) c = "setup"
+      if ($0 ~ /setLowWater/) c = "read" # SO_RCVLOWAT, set per pipelined batch so that one read takes it
+      else if ($0 ~ /__sys_connect|__sys_socket|__x64_sys_fcntl|__sys_[gs]etsockopt|__sys_get(sock|peer)name|DialContext|morestack|newproc/) c = "open"
+      else if ($0 ~ /__x64_sys_close|\(\*(streamConn|loopConn)\)\.shut|do_exit/) c = "close"
       else if ($0 ~ /ksys_read|__x64_sys_read|__sys_recvfrom/) c = "read"
       else if ($0 ~ /ksys_write|__x64_sys_write|__sys_sendto/) c = "write"
       else if ($0 ~ /do_epoll_wait|__x64_sys_epoll/) c = "epoll"
@@ -57,8 +59,8 @@ classify() {
     }
     END {
       printf "%.2f", total / n / 1000
-      split("read write epoll entry sched fault setup kernel user", k, " ")
-      for (i = 1; i <= 9; i++) printf " %.2f", sum[k[i]] / n / 1000
+      split("read write epoll entry sched fault open close kernel user", k, " ")
+      for (i = 1; i <= 10; i++) printf " %.2f", sum[k[i]] / n / 1000
       print ""
     }'
 }
@@ -80,16 +82,19 @@ for r in $(seq "$reps"); do
 done
 
 {
-  echo "| tool | connections | requests | client CPU µs per request | read | write | epoll | syscall entry and return | Go scheduler and netpoller | page faults | set-up and teardown | other kernel | user code |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| tool | connections | requests | client CPU µs per request | read | write | epoll | syscall entry and return | Go scheduler and netpoller | page faults | opening connections | closing connections | other kernel | user code |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  : >"$work/setup"
   for c in $conns; do
     for tool in pummel${depth:+-pipeline} wrk${depth:+-pipeline}; do
       awk -v t="$tool" -v c="$c" '$1 == t && $2 == c' "$work/runs" | sort -k4,4n |
-        awk '{ row[NR] = $0 } END { split(row[int((NR + 1) / 2)], f, " ")
-          printf "| %s | %s | %d |", f[1], f[2], f[3]; for (i = 4; i <= 13; i++) printf " %s |", f[i]; print "" }'
+        awk -v setup="$work/setup" '{ row[NR] = $0 } END { split(row[int((NR + 1) / 2)], f, " ")
+          printf "| %s | %s | %d |", f[1], f[2], f[3]; for (i = 4; i <= 14; i++) printf " %s |", f[i]; print ""
+          printf "%s at %s connections: opening them %.2f CPU-s, closing them %.2f CPU-s.\n", f[1], f[2], f[11] * f[3] / 1e6, f[12] * f[3] / 1e6 >setup }'
     done
   done
   echo
+  cat "$work/setup"
   echo "Median of $reps interleaved runs of ${dur}s (by the total), perf at 2,000 samples a second; nginx on CPU 1, the client on CPU 0."
   [ -n "$depth" ] && echo "Pipelined: depth $depth, 30 s timeout (wrk runs scripts/lua/pipeline.lua)."
   [ -n "$slow" ] && echo "nginx's CPU was shared with a busy loop, so the clients waited for the server."

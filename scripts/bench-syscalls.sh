@@ -10,16 +10,16 @@
 # found nothing to read (EAGAIN); requests are nginx's own count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 dur=5 conns=64 depth="" out=/dev/stdout
 while getopts "d:c:p:o:" opt; do
   case $opt in
     d) dur=$OPTARG ;; c) conns=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '2,11p' "$0"; exit 2 ;;
+    *) bench_usage; exit 2 ;;
   esac
 done
 
-. scripts/lib.sh
 bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
 [ -d /sys/kernel/tracing/events/syscalls ] || mount -t tracefs nodev /sys/kernel/tracing
 bench_setup

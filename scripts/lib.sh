@@ -1,6 +1,10 @@
 # Shared set-up for the benchmark scripts; source it from a script in scripts/.
 # Everything runs on loopback; servers and clients are pinned to separate CPUs.
 
+# bench_usage prints the comment block at the top of the running script:
+# its usage. Source this file before reading the script's flags.
+bench_usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; }
+
 # bench_need installs missing commands from Debian: bench_need cmd:package …
 bench_need() {
   local need=() pair
@@ -104,9 +108,10 @@ bench_command() {
 # bench_go_peers installs the Go peers that Debian does not package
 # (bombardier, vegeta) into $work/bin, from the Go module proxy, at the
 # versions named here.
+bombardier_version=v1.2.6 vegeta_version=v12.13.0
 bench_go_peers() {
-  GOBIN=$work/bin go install github.com/codesenberg/bombardier@v1.2.6 >/dev/null 2>&1 || echo "bombardier: go install failed" >&2
-  GOBIN=$work/bin go install github.com/tsenart/vegeta/v12@v12.13.0 >/dev/null 2>&1 || echo "vegeta: go install failed" >&2
+  GOBIN=$work/bin go install "github.com/codesenberg/bombardier@$bombardier_version" >/dev/null 2>&1 || echo "bombardier: go install failed" >&2
+  GOBIN=$work/bin go install "github.com/tsenart/vegeta/v12@$vegeta_version" >/dev/null 2>&1 || echo "vegeta: go install failed" >&2
   # vegeta reads its targets on stdin: one command line for bench_command
   # (CONNS DURATION URL), at its highest rate over CONNS workers.
   cat >"$work/bin/vegeta-attack" <<'SH'
@@ -141,7 +146,10 @@ steal_jiffies() { awk '/^cpu / {print $9}' /proc/stat; }
 
 # awk_median defines median(list) for awk: the median of a list of numbers
 # separated by spaces. Put it before an awk program: awk "$awk_median"'…'.
+# It also makes numbers joined into such lists keep every digit (awk's
+# default, %.6g, turns 1147986.3 into 1.14799e+06).
 awk_median='
+BEGIN { CONVFMT = "%.17g" }
 function median(list,   n, a, i, j, t) {
   n = split(list, a, " ")
   for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
@@ -150,6 +158,6 @@ function median(list,   n, a, i, j, t) {
 
 # bench_footer prints the machine, date and versions line.
 bench_footer() {
-  echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), kernel $(uname -r)."
+  echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), $(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), $(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}"), kernel $(uname -r)."
   echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(go version | cut -d' ' -f3)."
 }
