@@ -272,7 +272,7 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 	}
 	c.sc.ends = countRequests(req, c.sc.ends)
 	k = len(c.sc.ends)
-	if extra := k - t.count; extra > 0 && c.load.limit > 0 {
+	if extra := k - t.count; extra > 0 && t.claimed {
 		_, got := c.load.claim(extra)
 		k = t.count + got
 	}

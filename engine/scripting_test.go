@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -236,5 +237,27 @@ func TestScriptChunkedRequestsCountedOnce(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTimedWarmupTakesNoneOfTheCount: with -n and a timed --warmup, a
+// request() that returns several requests sends them all during the
+// warm-up, but none of them may take from the -n requests measured after.
+func TestTimedWarmupTakesNoneOfTheCount(t *testing.T) {
+	const req = `GET /w HTTP/1.1\r\nHost: x\r\n\r\n`
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{})
+			cfg := Config{Engine: engine, Requests: 60, Warmup: 200 * time.Millisecond, Connections: 2}
+			var err error
+			if cfg.URL, err = url.Parse(srv.URL()); err != nil {
+				t.Fatal(err)
+			}
+			withScript(t, &cfg, luaFile(t, "three.lua", `function request() return string.rep("`+req+`", 3) end`+"\n"))
+			res := runLoad(t, srv, cfg)
+			if res.Requests != 60 || srv.Requests() <= 60 {
+				t.Errorf("measured %d of the %d the server saw; want 60 after a warm-up", res.Requests, srv.Requests())
+			}
+		})
 	}
 }

@@ -8,6 +8,9 @@ type ticket struct {
 	count int
 	phase int
 	due   time.Time // zero in closed loop
+	// claimed: count was taken from -n's requests, so more requests
+	// sent on this ticket must be taken from them too.
+	claimed bool
 }
 
 // Phases: outcomes are recorded per phase, and phase 0 (warm-up) enters
@@ -36,7 +39,7 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		if k == 0 {
 			return t, false
 		}
-		t.count = k
+		t.count, t.claimed = k, true
 		if i < r.cfg.WarmupRequests {
 			t.phase = warmupPhase
 		} else if r.cfg.WarmupRequests > 0 {
