@@ -100,6 +100,9 @@ func TestValidate(t *testing.T) {
 		{"timed warm-up with a count", func(c *Config) { c.Requests, c.Warmup = 5, time.Second }, ""},
 		{"warm-up time and count", func(c *Config) { c.Requests, c.Warmup, c.WarmupRequests = 5, time.Second, 2 }, "not both"},
 		{"less than one request per stage", func(c *Config) { c.Rates, c.Duration = []float64{0.3}, 2*time.Second }, "less than one request"},
+		{"a part with no connection", func(c *Config) { c.Shard = Shard{Index: 2, Count: 3} }, "shard: 2 connections"},
+		{"a part with no request of -n", func(c *Config) { c.Connections, c.Requests, c.Shard = 3, 2, Shard{Index: 2, Count: 3} }, "shard: 2 requests"},
+		{"every part with a request of -n", func(c *Config) { c.Connections, c.Requests, c.Shard = 3, 3, Shard{Index: 2, Count: 3} }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,13 +40,17 @@ func (s Shard) Rate(total float64) float64 {
 	return total / float64(s.Count)
 }
 
-// validate checks the shard and that every part gets a connection.
-func (s Shard) validate(connections int) error {
+// validate checks the shard and that every part gets a connection and,
+// with -n, a request: a part with none of -n's requests would have no
+// limit at all.
+func (s Shard) validate(connections int, requests int64) error {
 	switch {
 	case s.Count < 0 || s.Count > 0 && (s.Index < 0 || s.Index >= s.Count):
 		return invalid("shard", "%d/%d, want i/N with 0 ≤ i < N", s.Index, s.Count)
 	case !s.whole() && connections < s.Count:
 		return invalid("shard", "%d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
+	case !s.whole() && requests > 0 && requests < int64(s.Count):
+		return invalid("shard", "%d requests cannot be shared by %d parts; raise -n to at least %d", requests, s.Count, s.Count)
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (c *Config) Validate() error {
 	case c.Connections < 1:
 		return invalid("connections", "%d, need at least 1", c.Connections)
 	}
-	if err := c.Shard.validate(c.Connections); err != nil {
+	if err := c.Shard.validate(c.Connections, c.Requests); err != nil {
 		return err
 	}
 	return cmp.Or(c.validateShape(), c.checkRequest(), c.validateRates())
