@@ -49,7 +49,7 @@ func (s *sampler) showProgress(now time.Time) {
 	}
 	if s.load.sched != nil && p.Elapsed >= 0 && s.load.cfg.Duration > 0 {
 		if stage := int(p.Elapsed / s.load.cfg.Duration); stage < len(s.load.cfg.Rates) {
-			p.TargetRate = s.load.cfg.Rates[stage]
+			p.TargetRate = s.load.targetRate(stage)
 		}
 	}
 	cb(p)

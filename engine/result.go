@@ -18,10 +18,10 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 	var stages []stats.Result
 	if r.sched != nil {
 		measured = nil
-		for i, rate := range r.cfg.Rates {
+		for i := range r.cfg.Rates {
 			phase := measuredPhase + i
 			st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
-			st.TargetRate = r.cfg.Shard.Rate(rate)
+			st.TargetRate = r.targetRate(i)
 			st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
 			stages = append(stages, st)
 			measured = append(measured, phase)
@@ -62,3 +62,7 @@ func scheduleWarnings(st stats.Result) []string {
 	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %v late (p99 lag %.0fus); every connection was busy (raise -c) or the client's CPU was saturated",
 		st.AchievedRate, st.TargetRate, late, sent, record.LateSend, st.ScheduleLag.P99)}
 }
+
+// targetRate is this process's target in open-loop stage i: its share of
+// the stage's -R when it is one part of a sharded load.
+func (r *load) targetRate(i int) float64 { return r.cfg.Shard.Rate(r.cfg.Rates[i]) }
