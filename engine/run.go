@@ -115,10 +115,10 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 			return stats.Result{}, err
 		}
 	}
-	r.tr = r.newTransport(workers)
 	if err := r.waitUntil(cfg.StartAt, openLead); err != nil {
 		return stats.Result{}, err
 	}
+	r.tr = r.newTransport(workers) // after the wait: a loop holds descriptors from here on
 	if err := r.tr.open(); err != nil {
 		return stats.Result{}, err
 	}
