@@ -20,10 +20,12 @@ import (
 
 // armLowWater sets the low-water mark for the responses in flight, with
 // its grace timer; without pipelining, or before a response was seen, it
-// leaves the mark at one byte.
+// leaves the mark at one byte. A Unix socket takes the mark but epoll
+// ignores it (it reports 10 bytes readable under a mark of 100), so there
+// it is never set: it would cost a system call and a timer per read.
 func (c *loopConn) armLowWater() {
 	need := 1
-	if c.k > 1 && c.smallest > 0 && !c.shrank {
+	if c.k > 1 && c.smallest > 0 && !c.shrank && c.l.transport.family != unix.AF_UNIX {
 		need = max(1, c.inflight*c.smallest-c.partial-len(c.carry))
 	}
 	c.setLowWater(need)
