@@ -31,11 +31,8 @@ func newLoops(r *load, workers []*worker) transport {
 	t := &loops{load: r, gate: make(chan struct{}), finished: make(chan struct{})}
 	t.family, t.addr, t.unresolved = sockaddr(r.cfg, r.dialer.address)
 	for i, w := range workers {
-		n := r.cfg.Connections / len(workers)
-		if i < r.cfg.Connections%len(workers) {
-			n++
-		}
-		l, err := newLoop(r, w, n)
+		n := Shard{Index: i, Count: len(workers)}.Share(int64(r.cfg.Connections)) // the loops share -c as parts share a load
+		l, err := newLoop(r, w, int(n))
 		if err != nil {
 			t.broken = fmt.Errorf("event loop: %w", err)
 			break

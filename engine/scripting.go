@@ -59,7 +59,7 @@ func (r *load) setupScript(workers []*worker) error {
 // of the first interrupt, and counted as a validation error naming the
 // hook and line.
 func (r *load) scriptContext() context.Context {
-	grace := min(r.cfg.Timeout/4, time.Second)
+	grace := r.deadlineSlack
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.ctx))
 	context.AfterFunc(r.ctx, func() { time.AfterFunc(grace, cancel) })
 	return ctx
