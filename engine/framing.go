@@ -34,8 +34,9 @@ func requestLength(b []byte) int {
 	switch {
 	case head == 0 || f.bad:
 		return 0
-	case f.chunked:
-		if n := chunkedLength(b[head:]); n > 0 {
+	case f.chunked: // read as a response's chunked body is, trailers included
+		p := parser{state: inChunkSize}
+		if n, done, err := p.readBody(b[head:]); done && err == nil {
 			return head + n
 		}
 		return 0
@@ -96,54 +97,7 @@ func requestHead(b []byte) (int, framing) {
 	return next, f
 }
 
-// chunkedLength returns the length of the chunked body at the start of b,
-// trailer fields included, 0 unless b holds all of it, well formed.
-func chunkedLength(b []byte) int {
-	pos := 0
-	for {
-		line, next, ok := nextLine(b, pos)
-		if !ok {
-			return 0
-		}
-		size, ok := chunkSize(line)
-		if !ok {
-			return 0
-		}
-		pos = next
-		if size == 0 {
-			return trailerLength(b, pos)
-		}
-		if size > len(b)-pos {
-			return 0
-		}
-		pos += size
-		switch {
-		case bytes.HasPrefix(b[pos:], []byte("\r\n")):
-			pos += 2
-		case bytes.HasPrefix(b[pos:], []byte("\n")):
-			pos++
-		default:
-			return 0
-		}
-	}
-}
-
-// trailerLength returns where the trailer section that starts at pos in b
-// ends (after its blank line), 0 if it does not.
-func trailerLength(b []byte, pos int) int {
-	for {
-		line, next, ok := nextLine(b, pos)
-		if !ok {
-			return 0
-		}
-		if len(line) == 0 {
-			return next
-		}
-		pos = next
-	}
-}
-
-// maxLength bounds a Content-Length or chunk size: larger ones are
+// maxLength bounds a Content-Length: larger ones are
 // malformed here, as no request() returns that much.
 const maxLength = 1 << 40
 
@@ -157,25 +111,6 @@ func parseLength(v []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, len(v) > 0
-}
-
-// chunkSize parses a chunk line: hex digits, then optional white space
-// and extensions after ";".
-func chunkSize(line []byte) (int, bool) {
-	n, digits := 0, 0
-	for _, c := range line {
-		d, ok := hexDigit(c)
-		if !ok {
-			break
-		}
-		if n > maxLength {
-			return 0, false
-		}
-		n = n*16 + int(d)
-		digits++
-	}
-	rest := bytes.TrimLeft(line[digits:], " \t")
-	return n, digits > 0 && (len(rest) == 0 || rest[0] == ';')
 }
 
 // lastCodingChunked reports whether a Transfer-Encoding list ends in
