@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pummel-dev/pummel/internal/english"
 )
@@ -123,9 +124,20 @@ func orderParts(rs []Result) ([]Result, error) {
 	return parts, nil
 }
 
+// maxPlannedSkew is how far apart the planned starts (StartAt) of the
+// parts of one load may be. It is the engine's maxStartSkew
+// (engine/shard.go), the latest a part may start after its planned start
+// and still measure with the others; stats does not import engine, so the
+// two are kept equal by hand.
+const maxPlannedSkew = time.Second
+
 // sameLoad refuses parts that do not make up one load: another shard
-// count, or another setting of shardSettings.
+// count, another setting of shardSettings, or planned starts further
+// apart than maxPlannedSkew.
 func sameLoad(parts []Result) error {
+	if err := samePlannedStart(parts); err != nil {
+		return err
+	}
 	first := parts[0]
 	for _, p := range parts[1:] {
 		if p.Shard.Count != first.Shard.Count {
@@ -138,6 +150,34 @@ func sameLoad(parts []Result) error {
 					first.Shard.Index, p.Shard.Index, s.name, a, b)
 			}
 		}
+	}
+	return nil
+}
+
+// samePlannedStart refuses parts whose planned starts (StartAt) are more
+// than maxPlannedSkew apart, naming the earliest and the latest: parts
+// run an hour or a day apart are not one load. A part without a planned
+// start is not compared.
+func samePlannedStart(parts []Result) error {
+	var first, last int
+	var early, late time.Time
+	found := false
+	for i, p := range parts {
+		at, ok := parseStart(p.StartAt)
+		if !ok {
+			continue
+		}
+		if !found || at.Before(early) {
+			first, early = i, at
+		}
+		if !found || at.After(late) {
+			last, late = i, at
+		}
+		found = true
+	}
+	if found && late.Sub(early) > maxPlannedSkew {
+		return fmt.Errorf("shard %d and shard %d were planned to start %s apart (start_at: %s, %s), more than %s: merge the parts of one load only",
+			parts[first].Shard.Index, parts[last].Shard.Index, late.Sub(early), parts[first].StartAt, parts[last].StartAt, maxPlannedSkew)
 	}
 	return nil
 }

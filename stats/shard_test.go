@@ -53,6 +53,7 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 		change(&r)
 		return r
 	}
+	later := func(d time.Duration) func(*stats.Result) { return func(r *stats.Result) { plannedLater(t, r, d) } }
 	tests := []struct {
 		name string
 		rs   []stats.Result
@@ -66,6 +67,10 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 		{"another rate", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Config.Rates = []float64{100} })}, stats.Parallel, "config.rates"},
 		{"another shard count", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Shard.Count = 4 })}, stats.Parallel, "different numbers of parts"},
 		{"a part twice", []stats.Result{statstest.Part(t, 1, 0, time.Millisecond), statstest.Part(t, 1, 0, time.Millisecond)}, stats.Parallel, "shard 1/3 is given twice (results 1 and 2)"},
+		{"planned a day apart", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(later(24 * time.Hour))}, stats.Parallel,
+			"shard 0 and shard 1 were planned to start 24h0m0s apart (start_at: 2026-12-01T15:00:00Z, 2026-12-02T15:00:00Z)"},
+		{"planned 1.5s apart", []stats.Result{other(later(1500 * time.Millisecond)), statstest.Part(t, 0, 0, time.Millisecond), statstest.Part(t, 2, 0, time.Millisecond)}, stats.Parallel,
+			"shard 0 and shard 1 were planned to start 1.5s apart"},
 		{"a result that is no part", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Shard = nil })}, stats.Parallel, "result 2 is not a part"},
 	}
 	for _, tt := range tests {
@@ -73,6 +78,45 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 			_, err := stats.Combine(tt.rs, tt.how)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// plannedLater moves r's planned and actual starts d later.
+func plannedLater(t *testing.T, r *stats.Result, d time.Duration) {
+	t.Helper()
+	for _, s := range []*string{&r.StartAt, &r.Start} {
+		at, err := time.Parse(time.RFC3339Nano, *s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*s = at.Add(d).Format(time.RFC3339Nano)
+	}
+}
+
+// TestCombineShardsTakesPlannedStartsASecondApart: parts whose planned
+// starts are within the engine's start skew of one another, or that have
+// none, merge.
+func TestCombineShardsTakesPlannedStartsASecondApart(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*stats.Result)
+	}{
+		{"the same planned start", func(*stats.Result) {}},
+		{"planned 1s apart", func(r *stats.Result) { plannedLater(t, r, time.Second) }},
+		{"no planned start", func(r *stats.Result) { r.StartAt = "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := statstest.Part(t, 1, 0, time.Millisecond)
+			tt.change(&p)
+			got, err := stats.Combine([]stats.Result{statstest.Part(t, 0, 0, time.Millisecond), p}, stats.Parallel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Shards.Parts) != 2 {
+				t.Errorf("shards %+v, want both parts merged", got.Shards)
 			}
 		})
 	}
