@@ -100,10 +100,7 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 			out[k], filled[k], ends[k] = s, true, max(ends[k], end)
 		}
 	}
-	for k := range out {
-		if !filled[k] { // no result measured in this second
-			out[k], _ = NewSecond(0, record.NewHistogram(), Errors{}, 0)
-		}
+	for k := range out { // a second no result measured stays Second{}
 		out[k].At = float64(k + 1)
 		if filled[k] && ends[k] < out[k].At {
 			out[k].At = ends[k] // the last, shorter second

@@ -50,3 +50,50 @@ func TestTimelinesMergeByWallClockSecond(t *testing.T) {
 		})
 	}
 }
+
+// TestTimelinesMergeOverALongGap: the seconds between results started an
+// hour apart are empty, and cost no histogram each (one of pummel's range
+// is about 250 KiB).
+func TestTimelinesMergeOverALongGap(t *testing.T) {
+	second := func(n int) Second {
+		h := record.NewHistogram()
+		h.RecordValues(int64(time.Millisecond), int64(n))
+		s, err := NewSecond(1, h, Errors{Read: 1}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	at := func(offset time.Duration, s Second) Result {
+		return Result{Start: time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(offset).Format(time.RFC3339Nano), Timeline: []Second{s}}
+	}
+	const gap = 3600
+	first, last := second(1), second(10)
+	rs := []Result{at(0, first), at(gap*time.Second, last)}
+	got, err := wallClockTimeline(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != gap+1 {
+		t.Fatalf("%d seconds, want %d", len(got), gap+1)
+	}
+	if got[0] != first {
+		t.Errorf("first second %+v, want %+v", got[0], first)
+	}
+	if last.At = gap + 1; got[gap] != last {
+		t.Errorf("last second %+v, want %+v", got[gap], last)
+	}
+	// What an empty second was, a summary of an empty histogram.
+	empty, err := NewSecond(0, record.NewHistogram(), Errors{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < gap; k++ {
+		if empty.At = float64(k + 1); got[k] != empty {
+			t.Fatalf("second %d: %+v, want an empty second, %+v", k+1, got[k], empty)
+		}
+	}
+	if allocs := testing.AllocsPerRun(1, func() { _, _ = wallClockTimeline(rs) }); allocs >= gap {
+		t.Errorf("%.0f allocations for %d empty seconds, want fewer than one each", allocs, gap)
+	}
+}
