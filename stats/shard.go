@@ -95,11 +95,13 @@ func combineShards(rs []Result, how Combination) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if out.Stages, err = combineStages(parts); err != nil {
+	stages, stageWarnings, err := combineStages(parts)
+	if err != nil {
 		return Result{}, err
 	}
+	out.Stages = stages
 	out.Shards = shardTable(parts)
-	out.Warnings = partWarnings(parts)
+	out.Warnings = append(stageWarnings, partWarnings(parts)...)
 	if w := out.Shards.MissingWarning(); w != "" {
 		out.Warnings = append([]string{w}, out.Warnings...)
 	}
@@ -228,13 +230,23 @@ func scheduleSpan(parts []Result) (attack, wait float64) {
 	return attack, end - attack
 }
 
-// combineStages merges the parts' rate stages, stage by stage.
-func combineStages(parts []Result) ([]Result, error) {
+// combineStages merges the parts' rate stages, stage by stage. Parts that
+// ran different numbers of stages have none merged, and a warning for
+// each part that ran fewer than the most says so.
+func combineStages(parts []Result) (stages []Result, warnings []string, err error) {
 	n := len(parts[0].Stages)
-	if n == 0 || slices.ContainsFunc(parts, func(p Result) bool { return len(p.Stages) != n }) {
-		return nil, nil
+	for _, p := range parts {
+		n = max(n, len(p.Stages))
 	}
-	stages := make([]Result, n)
+	for _, p := range parts {
+		if k := len(p.Stages); k < n {
+			warnings = append(warnings, fmt.Sprintf("shard %d ran %d of %d stages: stages not merged", p.Shard.Index, k, n))
+		}
+	}
+	if n == 0 || warnings != nil {
+		return nil, warnings, nil
+	}
+	stages = make([]Result, n)
 	for k := range stages {
 		same := make([]Result, len(parts))
 		for i, p := range parts {
@@ -243,12 +255,12 @@ func combineStages(parts []Result) ([]Result, error) {
 		}
 		st, err := combineWhole(same)
 		if err != nil {
-			return nil, fmt.Errorf("stage %d: %w", k+1, err)
+			return nil, nil, fmt.Errorf("stage %d: %w", k+1, err)
 		}
 		st.Warnings = partWarnings(same)
 		stages[k] = st
 	}
-	return stages, nil
+	return stages, nil, nil
 }
 
 // shardTable lists the parts, their start skew and the missing ones.

@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +118,47 @@ func TestCombineShardsTakesPlannedStartsASecondApart(t *testing.T) {
 			}
 			if len(got.Shards.Parts) != 2 {
 				t.Errorf("shards %+v, want both parts merged", got.Shards)
+			}
+		})
+	}
+}
+
+// TestCombineShardsSaysWhyStagesAreNotMerged: parts that ran different
+// numbers of rate stages have none merged, and the result says so
+// rather than silently having no stages.
+func TestCombineShardsSaysWhyStagesAreNotMerged(t *testing.T) {
+	tests := []struct {
+		name     string
+		stages   []int // per part, shard 0 first
+		merged   int
+		warnings []string
+	}{
+		{"no stages", []int{0, 0, 0}, 0, nil},
+		{"as many stages", []int{2, 2, 2}, 2, nil},
+		{"one part ran fewer", []int{2, 1, 2}, 0, []string{"shard 1 ran 1 of 2 stages: stages not merged"}},
+		{"two parts ran fewer", []int{0, 3, 2}, 0, []string{"shard 0 ran 0 of 3 stages: stages not merged", "shard 2 ran 2 of 3 stages: stages not merged"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var parts []stats.Result
+			for i, n := range tt.stages {
+				p := statstest.Part(t, i, 0, time.Millisecond, time.Millisecond)
+				for range n {
+					p.Stages = append(p.Stages, stats.Merge([]*record.Recorder{statstest.Recorded(time.Millisecond)}, time.Second, nil))
+				}
+				parts = append(parts, p)
+			}
+			got, err := stats.Combine(parts, stats.Parallel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Stages) != tt.merged || !slices.Equal(got.Warnings, tt.warnings) {
+				t.Errorf("%d stages, warnings %q; want %d, %q", len(got.Stages), got.Warnings, tt.merged, tt.warnings)
+			}
+			for k, st := range got.Stages {
+				if st.Requests != 3 {
+					t.Errorf("stage %d: %d requests, want the parts' 3", k+1, st.Requests)
+				}
 			}
 		})
 	}
