@@ -3,6 +3,7 @@ package chart
 import (
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -93,6 +94,38 @@ func TestWriteAll(t *testing.T) {
 		if filepath.Ext(p) == ".png" {
 			checkPNG(t, p)
 		}
+	}
+}
+
+// TestChartReplacesAFileWhole: a chart written over an earlier file
+// replaces it whole (a new file renamed over it, as internal/wholefile
+// writes every file), rather than rewriting the earlier file in place,
+// so that a reader of the old one never sees half of the new.
+func TestChartReplacesAFileWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bars.svg")
+	if err := os.WriteFile(path, []byte("the earlier chart"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := Bars([]Bar{{Group: "64", Series: "pummel", Value: 1, Low: 1, High: 1}}, "t", "y", path); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(old); err != nil || string(b) != "the earlier chart" {
+		t.Errorf("the earlier file now reads %.40q, %v; want it untouched", b, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("%s: %.40q, %v; want the new chart", path, b, err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: %v, %v; want the earlier file's mode, 0600", path, fi, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files in the directory, want the chart alone", len(entries))
 	}
 }
 
