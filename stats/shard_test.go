@@ -216,28 +216,3 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 			got.TargetRate, got.AchievedRate, got.LatencyUncorrected, got.Shards.Parts[2])
 	}
 }
-
-func TestValidateRefusesABadShardOrStart(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(*stats.Result)
-		want   string
-	}{
-		{"index past the count", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 3, Count: 3} }, "shard:"},
-		{"negative index", func(r *stats.Result) { r.Shard = &stats.Shard{Index: -1, Count: 3} }, "shard:"},
-		{"start not a time", func(r *stats.Result) { r.Start = "at noon" }, "start:"},
-		{"planned start not a time", func(r *stats.Result) { r.StartAt = "+30s" }, "start_at:"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := statstest.Part(t, 0, 0, time.Millisecond)
-			if err := r.Validate(); err != nil {
-				t.Fatalf("a good part: %v", err)
-			}
-			tt.change(&r)
-			if err := r.Validate(); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("err %v, want one naming %q", err, tt.want)
-			}
-		})
-	}
-}
