@@ -42,7 +42,7 @@ func Bars(bars []Bar, title, ylabel, path string) error {
 			return fmt.Errorf("chart %s: %w", path, err)
 		}
 		bc.Color, bc.LineStyle.Width = lineColor(i), 0
-		bc.Offset = width * vg.Length(2*i+1-len(series)) / 2
+		bc.Offset = barOffset(i, len(series), width)
 		p.Add(bc)
 		p.Legend.Add(s, bc)
 		addRanges(p, values, errs, bc.Offset)
@@ -85,21 +85,36 @@ func barValues(bars []Bar, groups []string, series string) (plotter.Values, plot
 	return values, errs
 }
 
+// barOffset is how far series i of n draws its bars from the centre of
+// their group: the n bars of a group side by side, width apart.
+func barOffset(i, n int, width vg.Length) vg.Length {
+	return width * vg.Length(2*i+1-n) / 2
+}
+
 // addRanges draws each bar's range as an error bar at its offset.
 func addRanges(p *plot.Plot, values plotter.Values, errs plotter.YErrors, offset vg.Length) {
+	if r := rangesOf(values, errs, offset); len(r.bars) > 0 {
+		p.Add(r)
+	}
+}
+
+// rangesOf returns the ranges of one series' bars: one for each bar with
+// a range, at the series' offset.
+func rangesOf(values plotter.Values, errs plotter.YErrors, offset vg.Length) ranges {
 	r := ranges{offset: offset}
 	for i, v := range values {
 		if errs[i].Low > 0 || errs[i].High > 0 {
 			r.bars = append(r.bars, rangeBar{x: float64(i), low: v - errs[i].Low, high: v + errs[i].High})
 		}
 	}
-	if len(r.bars) > 0 {
-		p.Add(r)
-	}
+	return r
 }
 
 // rangeBar is one bar's range, at its group's x.
 type rangeBar struct{ x, low, high float64 }
+
+// rangeColor is the color of the ranges' lines.
+var rangeColor = color.Gray{Y: 60}
 
 // ranges draws the ranges of one series' bars, shifted by the series'
 // offset: a vertical line with a cap at each end.
@@ -111,7 +126,7 @@ type ranges struct {
 // Plot implements plot.Plotter.
 func (r ranges) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	style := draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}
+	style := draw.LineStyle{Color: rangeColor, Width: vg.Points(1)}
 	capWidth := vg.Points(4)
 	for _, b := range r.bars {
 		x := trX(b.x) + r.offset

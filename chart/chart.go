@@ -11,9 +11,11 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/pummel-dev/pummel/internal/wholefile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -130,8 +132,8 @@ func save(path string, paint func(draw.Canvas)) error {
 	if _, ok := c.(*vgsvg.Canvas); ok {
 		b = bytes.ReplaceAll(b, []byte(svgFont), []byte(svgFontFallback))
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("chart: %w", err)
+	if err := wholefile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return fmt.Errorf("chart %s: %w", path, err)
 	}
 	return nil
 }

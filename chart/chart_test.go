@@ -1,14 +1,22 @@
 package chart
 
 import (
+	"fmt"
 	"image/color"
 	"image/png"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
@@ -93,6 +101,38 @@ func TestWriteAll(t *testing.T) {
 		if filepath.Ext(p) == ".png" {
 			checkPNG(t, p)
 		}
+	}
+}
+
+// TestChartReplacesAFileWhole: a chart written over an earlier file
+// replaces it whole (a new file renamed over it, as internal/wholefile
+// writes every file), rather than rewriting the earlier file in place,
+// so that a reader of the old one never sees half of the new.
+func TestChartReplacesAFileWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bars.svg")
+	if err := os.WriteFile(path, []byte("the earlier chart"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := Bars([]Bar{{Group: "64", Series: "pummel", Value: 1, Low: 1, High: 1}}, "t", "y", path); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(old); err != nil || string(b) != "the earlier chart" {
+		t.Errorf("the earlier file now reads %.40q, %v; want it untouched", b, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("%s: %.40q, %v; want the new chart", path, b, err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: %v, %v; want the earlier file's mode, 0600", path, fi, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files in the directory, want the chart alone", len(entries))
 	}
 }
 
@@ -250,8 +290,84 @@ func TestBars(t *testing.T) {
 			t.Errorf("the chart lacks %q", want)
 		}
 	}
+	checkRangesDrawn(t, string(b))
 	if err := Bars(nil, "t", "y", svg); err == nil {
 		t.Error("a chart of no bars was drawn")
+	}
+}
+
+// TestBarValues pins what Bars draws of each series: its value in each
+// group (0 where it has none), the range below and above it, one range
+// bar for each bar with a Low–High range, and the series' offset.
+func TestBarValues(t *testing.T) {
+	bars := []Bar{
+		{Group: "64", Series: "pummel", Value: 180, Low: 170, High: 190},
+		{Group: "64", Series: "wrk", Value: 150, Low: 150, High: 150},
+		{Group: "10,000", Series: "pummel", Value: 110, Low: 100, High: 125},
+		{Group: "10,000", Series: "wrk", Value: 90, Low: 85, High: 90},
+		{Group: "pipelined", Series: "pummel", Value: 900, Low: 850, High: 950},
+	}
+	groups := []string{"64", "10,000", "pipelined"}
+	const width = vg.Length(40)
+	tests := []struct {
+		series string
+		values plotter.Values
+		errs   plotter.YErrors
+		ranges []rangeBar
+		offset vg.Length
+	}{
+		{"pummel", plotter.Values{180, 110, 900}, plotter.YErrors{{10, 10}, {10, 15}, {50, 50}},
+			[]rangeBar{{0, 170, 190}, {1, 100, 125}, {2, 850, 950}}, -width / 2},
+		{"wrk", plotter.Values{150, 90, 0}, plotter.YErrors{{0, 0}, {5, 0}, {0, 0}},
+			[]rangeBar{{1, 85, 90}}, width / 2},
+	}
+	for i, tt := range tests {
+		values, errs := barValues(bars, groups, tt.series)
+		if !slices.Equal(values, tt.values) || !slices.Equal(errs, tt.errs) {
+			t.Errorf("%s: values %v, ranges %v; want %v, %v", tt.series, values, errs, tt.values, tt.errs)
+		}
+		offset := barOffset(i, len(tests), width)
+		if offset != tt.offset {
+			t.Errorf("%s: offset %v, want %v", tt.series, offset, tt.offset)
+		}
+		if r := rangesOf(values, errs, offset); !slices.Equal(r.bars, tt.ranges) || r.offset != tt.offset {
+			t.Errorf("%s: range bars %v at %v, want %v at %v", tt.series, r.bars, r.offset, tt.ranges, tt.offset)
+		}
+	}
+	for n, want := range map[int][]vg.Length{1: {0}, 3: {-width, 0, width}} {
+		for i, w := range want {
+			if got := barOffset(i, n, width); got != w {
+				t.Errorf("series %d of %d: offset %v, want %v", i, n, got, w)
+			}
+		}
+	}
+}
+
+// checkRangesDrawn checks the ranges TestBars' chart draws: three lines
+// (the range and its caps) for each of its four bars with a range, the
+// range at its bar's centre, so that wrk's in the 10,000 group is a bar
+// width (40) right of pummel's.
+func checkRangesDrawn(t *testing.T, svg string) {
+	t.Helper()
+	r, g, b, _ := rangeColor.RGBA()
+	line := regexp.MustCompile(`<path d="M([0-9.]+),([0-9.]+)L([0-9.]+),([0-9.]+)" style="fill:none;stroke:` +
+		fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8) + `"`)
+	lines := line.FindAllStringSubmatch(svg, -1)
+	var xs []float64 // of the vertical lines: pummel's three ranges, then wrk's
+	for _, l := range lines {
+		if l[1] == l[3] {
+			x, _ := strconv.ParseFloat(l[1], 64)
+			xs = append(xs, x)
+		}
+	}
+	if len(lines) != 12 || len(xs) != 4 {
+		t.Fatalf("%d range lines, %d of them vertical; want 12 and 4, for 4 ranges", len(lines), len(xs))
+	}
+	if d := xs[3] - xs[1]; math.Abs(d-40) > 0.05 {
+		t.Errorf("wrk's range in the 10,000 group is %g right of pummel's, want 40, a bar's width", d)
+	}
+	if a, b := xs[1]-xs[0], xs[2]-xs[1]; a < 40 || math.Abs(a-b) > 0.05 {
+		t.Errorf("pummel's ranges are %g and %g apart, want one group apart each", a, b)
 	}
 }
 

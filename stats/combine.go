@@ -209,20 +209,37 @@ func (out *Result) combineHistograms(rs []Result) error {
 }
 
 // mergeEncoded decodes and merges one histogram field of every result. It
-// fails on a result whose histogram is missing while it has requests, and
-// on values dropped by the merge, rather than report wrong percentiles.
+// fails as mergeHistograms does.
 func mergeEncoded(rs []Result, field func(Result) string) (*hdrhistogram.Histogram, error) {
-	all := record.NewHistogram()
+	hs := make([]encodedHistogram, len(rs))
 	for i, r := range rs {
-		if field(r) == "" && r.Requests > 0 {
-			return nil, fmt.Errorf("result %d has %d requests but no latency histogram", i+1, r.Requests)
+		hs[i] = encodedHistogram{name: fmt.Sprintf("result %d", i+1), encoded: field(r), requests: r.Requests}
+	}
+	return mergeHistograms(hs)
+}
+
+// encodedHistogram is an encoded latency histogram to merge.
+type encodedHistogram struct {
+	name     string // whose it is, for errors: "result 2"
+	encoded  string
+	requests int64 // the responses it should hold
+}
+
+// mergeHistograms decodes and merges histograms. It fails on one that is
+// missing while it has requests, and on values dropped by the merge,
+// rather than report wrong percentiles or lose requests.
+func mergeHistograms(hs []encodedHistogram) (*hdrhistogram.Histogram, error) {
+	all := record.NewHistogram()
+	for _, e := range hs {
+		if e.encoded == "" && e.requests > 0 {
+			return nil, fmt.Errorf("%s has %d requests but no latency histogram", e.name, e.requests)
 		}
-		h, err := DecodeHistogram(field(r))
+		h, err := DecodeHistogram(e.encoded)
 		if err != nil {
-			return nil, fmt.Errorf("result %d: %w", i+1, err)
+			return nil, fmt.Errorf("%s: %w", e.name, err)
 		}
 		if dropped := all.Merge(h); dropped > 0 {
-			return nil, fmt.Errorf("result %d: %d latencies fell outside the histogram's range", i+1, dropped)
+			return nil, fmt.Errorf("%s: %d latencies fell outside the histogram's range", e.name, dropped)
 		}
 	}
 	return all, nil

@@ -125,6 +125,10 @@ type Errors struct {
 // and timeout.
 func (e Errors) Socket() int64 { return e.Connect + e.Read + e.Write + e.Timeout }
 
+// Total returns every failed request: the socket errors, the responses
+// with an error status and those that failed a check.
+func (e Errors) Total() int64 { return e.Socket() + e.Status + e.Validation }
+
 // ByClass returns the count of one class.
 func (e Errors) ByClass(c record.ErrorClass) int64 {
 	return [record.NumErrorClasses]int64{e.Connect, e.Read, e.Write, e.Timeout, e.Status, e.Validation}[c]

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pummel-dev/pummel/internal/english"
 )
@@ -94,11 +95,13 @@ func combineShards(rs []Result, how Combination) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if out.Stages, err = combineStages(parts); err != nil {
+	stages, stageWarnings, err := combineStages(parts)
+	if err != nil {
 		return Result{}, err
 	}
+	out.Stages = stages
 	out.Shards = shardTable(parts)
-	out.Warnings = partWarnings(parts)
+	out.Warnings = append(stageWarnings, partWarnings(parts)...)
 	if w := out.Shards.MissingWarning(); w != "" {
 		out.Warnings = append([]string{w}, out.Warnings...)
 	}
@@ -123,9 +126,20 @@ func orderParts(rs []Result) ([]Result, error) {
 	return parts, nil
 }
 
+// maxPlannedSkew is how far apart the planned starts (StartAt) of the
+// parts of one load may be. It is the engine's maxStartSkew
+// (engine/shard.go), the latest a part may start after its planned start
+// and still measure with the others; stats does not import engine, so the
+// two are kept equal by hand.
+const maxPlannedSkew = time.Second
+
 // sameLoad refuses parts that do not make up one load: another shard
-// count, or another setting of shardSettings.
+// count, another setting of shardSettings, or planned starts further
+// apart than maxPlannedSkew.
 func sameLoad(parts []Result) error {
+	if err := samePlannedStart(parts); err != nil {
+		return err
+	}
 	first := parts[0]
 	for _, p := range parts[1:] {
 		if p.Shard.Count != first.Shard.Count {
@@ -138,6 +152,34 @@ func sameLoad(parts []Result) error {
 					first.Shard.Index, p.Shard.Index, s.name, a, b)
 			}
 		}
+	}
+	return nil
+}
+
+// samePlannedStart refuses parts whose planned starts (StartAt) are more
+// than maxPlannedSkew apart, naming the earliest and the latest: parts
+// run an hour or a day apart are not one load. A part without a planned
+// start is not compared.
+func samePlannedStart(parts []Result) error {
+	var first, last int
+	var early, late time.Time
+	found := false
+	for i, p := range parts {
+		at, ok := parseStart(p.StartAt)
+		if !ok {
+			continue
+		}
+		if !found || at.Before(early) {
+			first, early = i, at
+		}
+		if !found || at.After(late) {
+			last, late = i, at
+		}
+		found = true
+	}
+	if found && late.Sub(early) > maxPlannedSkew {
+		return fmt.Errorf("shard %d and shard %d were planned to start %s apart (start_at: %s, %s), more than %s: merge the parts of one load only",
+			parts[first].Shard.Index, parts[last].Shard.Index, late.Sub(early), parts[first].StartAt, parts[last].StartAt, maxPlannedSkew)
 	}
 	return nil
 }
@@ -188,13 +230,23 @@ func scheduleSpan(parts []Result) (attack, wait float64) {
 	return attack, end - attack
 }
 
-// combineStages merges the parts' rate stages, stage by stage.
-func combineStages(parts []Result) ([]Result, error) {
+// combineStages merges the parts' rate stages, stage by stage. Parts that
+// ran different numbers of stages have none merged, and a warning for
+// each part that ran fewer than the most says so.
+func combineStages(parts []Result) (stages []Result, warnings []string, err error) {
 	n := len(parts[0].Stages)
-	if n == 0 || slices.ContainsFunc(parts, func(p Result) bool { return len(p.Stages) != n }) {
-		return nil, nil
+	for _, p := range parts {
+		n = max(n, len(p.Stages))
 	}
-	stages := make([]Result, n)
+	for _, p := range parts {
+		if k := len(p.Stages); k < n {
+			warnings = append(warnings, fmt.Sprintf("shard %d ran %d of %d stages: stages not merged", p.Shard.Index, k, n))
+		}
+	}
+	if n == 0 || warnings != nil {
+		return nil, warnings, nil
+	}
+	stages = make([]Result, n)
 	for k := range stages {
 		same := make([]Result, len(parts))
 		for i, p := range parts {
@@ -203,12 +255,12 @@ func combineStages(parts []Result) ([]Result, error) {
 		}
 		st, err := combineWhole(same)
 		if err != nil {
-			return nil, fmt.Errorf("stage %d: %w", k+1, err)
+			return nil, nil, fmt.Errorf("stage %d: %w", k+1, err)
 		}
 		st.Warnings = partWarnings(same)
 		stages[k] = st
 	}
-	return stages, nil
+	return stages, nil, nil
 }
 
 // shardTable lists the parts, their start skew and the missing ones.

@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,7 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 		change(&r)
 		return r
 	}
+	later := func(d time.Duration) func(*stats.Result) { return func(r *stats.Result) { plannedLater(t, r, d) } }
 	tests := []struct {
 		name string
 		rs   []stats.Result
@@ -66,6 +68,10 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 		{"another rate", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Config.Rates = []float64{100} })}, stats.Parallel, "config.rates"},
 		{"another shard count", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Shard.Count = 4 })}, stats.Parallel, "different numbers of parts"},
 		{"a part twice", []stats.Result{statstest.Part(t, 1, 0, time.Millisecond), statstest.Part(t, 1, 0, time.Millisecond)}, stats.Parallel, "shard 1/3 is given twice (results 1 and 2)"},
+		{"planned a day apart", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(later(24 * time.Hour))}, stats.Parallel,
+			"shard 0 and shard 1 were planned to start 24h0m0s apart (start_at: 2026-12-01T15:00:00Z, 2026-12-02T15:00:00Z)"},
+		{"planned 1.5s apart", []stats.Result{other(later(1500 * time.Millisecond)), statstest.Part(t, 0, 0, time.Millisecond), statstest.Part(t, 2, 0, time.Millisecond)}, stats.Parallel,
+			"shard 0 and shard 1 were planned to start 1.5s apart"},
 		{"a result that is no part", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Shard = nil })}, stats.Parallel, "result 2 is not a part"},
 	}
 	for _, tt := range tests {
@@ -73,6 +79,86 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 			_, err := stats.Combine(tt.rs, tt.how)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// plannedLater moves r's planned and actual starts d later.
+func plannedLater(t *testing.T, r *stats.Result, d time.Duration) {
+	t.Helper()
+	for _, s := range []*string{&r.StartAt, &r.Start} {
+		at, err := time.Parse(time.RFC3339Nano, *s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*s = at.Add(d).Format(time.RFC3339Nano)
+	}
+}
+
+// TestCombineShardsTakesPlannedStartsASecondApart: parts whose planned
+// starts are within the engine's start skew of one another, or that have
+// none, merge.
+func TestCombineShardsTakesPlannedStartsASecondApart(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*stats.Result)
+	}{
+		{"the same planned start", func(*stats.Result) {}},
+		{"planned 1s apart", func(r *stats.Result) { plannedLater(t, r, time.Second) }},
+		{"no planned start", func(r *stats.Result) { r.StartAt = "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := statstest.Part(t, 1, 0, time.Millisecond)
+			tt.change(&p)
+			got, err := stats.Combine([]stats.Result{statstest.Part(t, 0, 0, time.Millisecond), p}, stats.Parallel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Shards.Parts) != 2 {
+				t.Errorf("shards %+v, want both parts merged", got.Shards)
+			}
+		})
+	}
+}
+
+// TestCombineShardsSaysWhyStagesAreNotMerged: parts that ran different
+// numbers of rate stages have none merged, and the result says so
+// rather than silently having no stages.
+func TestCombineShardsSaysWhyStagesAreNotMerged(t *testing.T) {
+	tests := []struct {
+		name     string
+		stages   []int // per part, shard 0 first
+		merged   int
+		warnings []string
+	}{
+		{"no stages", []int{0, 0, 0}, 0, nil},
+		{"as many stages", []int{2, 2, 2}, 2, nil},
+		{"one part ran fewer", []int{2, 1, 2}, 0, []string{"shard 1 ran 1 of 2 stages: stages not merged"}},
+		{"two parts ran fewer", []int{0, 3, 2}, 0, []string{"shard 0 ran 0 of 3 stages: stages not merged", "shard 2 ran 2 of 3 stages: stages not merged"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var parts []stats.Result
+			for i, n := range tt.stages {
+				p := statstest.Part(t, i, 0, time.Millisecond, time.Millisecond)
+				for range n {
+					p.Stages = append(p.Stages, stats.Merge([]*record.Recorder{statstest.Recorded(time.Millisecond)}, time.Second, nil))
+				}
+				parts = append(parts, p)
+			}
+			got, err := stats.Combine(parts, stats.Parallel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Stages) != tt.merged || !slices.Equal(got.Warnings, tt.warnings) {
+				t.Errorf("%d stages, warnings %q; want %d, %q", len(got.Stages), got.Warnings, tt.merged, tt.warnings)
+			}
+			for k, st := range got.Stages {
+				if st.Requests != 3 {
+					t.Errorf("stage %d: %d requests, want the parts' 3", k+1, st.Requests)
+				}
 			}
 		})
 	}
@@ -128,30 +214,5 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 	if got.TargetRate != 300 || got.AchievedRate != 297 || got.LatencyUncorrected == nil || *got.Shards.Parts[2].ScheduleLagP99 != 300 {
 		t.Errorf("target %g, achieved %g, uncorrected %v, part 2 %+v; want the whole schedule's 300/s",
 			got.TargetRate, got.AchievedRate, got.LatencyUncorrected, got.Shards.Parts[2])
-	}
-}
-
-func TestValidateRefusesABadShardOrStart(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(*stats.Result)
-		want   string
-	}{
-		{"index past the count", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 3, Count: 3} }, "shard:"},
-		{"negative index", func(r *stats.Result) { r.Shard = &stats.Shard{Index: -1, Count: 3} }, "shard:"},
-		{"start not a time", func(r *stats.Result) { r.Start = "at noon" }, "start:"},
-		{"planned start not a time", func(r *stats.Result) { r.StartAt = "+30s" }, "start_at:"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := statstest.Part(t, 0, 0, time.Millisecond)
-			if err := r.Validate(); err != nil {
-				t.Fatalf("a good part: %v", err)
-			}
-			tt.change(&r)
-			if err := r.Validate(); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("err %v, want one naming %q", err, tt.want)
-			}
-		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // Second is one second of a run's timeline.
@@ -100,10 +99,7 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 			out[k], filled[k], ends[k] = s, true, max(ends[k], end)
 		}
 	}
-	for k := range out {
-		if !filled[k] { // no result measured in this second
-			out[k], _ = NewSecond(0, record.NewHistogram(), Errors{}, 0)
-		}
+	for k := range out { // a second no result measured stays Second{}
 		out[k].At = float64(k + 1)
 		if filled[k] && ends[k] < out[k].At {
 			out[k].At = ends[k] // the last, shorter second
@@ -112,14 +108,17 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 	return out, nil
 }
 
+// mergeSeconds merges two seconds of timelines that ran side by side. It
+// fails as mergeHistograms does: on a second with requests but no
+// histogram, and on latencies the merge would drop.
 func mergeSeconds(a, b Second) (Second, error) {
-	h := record.NewHistogram()
-	for _, s := range []Second{a, b} {
-		d, err := DecodeHistogram(s.Histogram)
-		if err != nil {
-			return Second{}, fmt.Errorf("timeline at %gs: %w", s.At, err)
-		}
-		h.Merge(d)
+	hs := make([]encodedHistogram, 2)
+	for i, s := range []Second{a, b} {
+		hs[i] = encodedHistogram{name: fmt.Sprintf("timeline at %gs", s.At), encoded: s.Histogram, requests: s.Requests}
+	}
+	h, err := mergeHistograms(hs)
+	if err != nil {
+		return Second{}, err
 	}
 	errs := addErrors(a.Errors, b.Errors)
 	return NewSecond(max(a.At, b.At), h, errs, a.BytesRead+b.BytesRead)

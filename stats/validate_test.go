@@ -45,6 +45,11 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"stage at fault", func(r *stats.Result) { r.Stages = []stats.Result{valid(), valid()}; r.Stages[1].BytesRead = -1 }, "stages[1].bytes_read"},
 		{"stages over the whole", func(r *stats.Result) { r.Stages = []stats.Result{valid(), valid()} }, "stages"},
 		{"runs over the whole", func(r *stats.Result) { r.Runs = []stats.Result{valid(), other} }, "runs"},
+		{"a part started at a planned time", func(r *stats.Result) { *r = statstest.Part(t, 2, time.Millisecond, time.Millisecond) }, ""},
+		{"shard index past the count", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 3, Count: 3} }, "shard"},
+		{"negative shard index", func(r *stats.Result) { r.Shard = &stats.Shard{Index: -1, Count: 3} }, "shard"},
+		{"start not a time", func(r *stats.Result) { r.Start = "at noon" }, "start"},
+		{"planned start not a time", func(r *stats.Result) { r.StartAt = "+30s" }, "start_at"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := valid()

@@ -126,10 +126,7 @@ var figures = map[string]figure{
 	"rps": {kind: rateKind, higherIsBetter: true, values: func(r stats.Result) []float64 {
 		return []float64{r.RequestsPerS}
 	}},
-	"errors": count(func(r stats.Result) int64 {
-		e := r.Errors
-		return e.Socket() + e.Status + e.Validation
-	}),
+	"errors":           count(func(r stats.Result) int64 { return r.Errors.Total() }),
 	"server_rss_idle":  rss(func(m stats.RSS) int64 { return m.Idle }),
 	"server_rss_peak":  rss(func(m stats.RSS) int64 { return m.Peak }),
 	"server_rss_after": rss(func(m stats.RSS) int64 { return m.After }),

@@ -66,7 +66,7 @@ func shardRows(t *stats.Shards) (header []string, rows [][]string) {
 	header = append(header, "Client CPU")
 	for _, p := range t.Parts {
 		row := []string{fmt.Sprint(p.Index), "+" + FormatTime(p.StartOffsetS*1e6), FormatCount(p.Requests),
-			FormatRate(p.RequestsPerS), optionalTime(p.LatencyP99), FormatCount(errorCount(p.Errors))}
+			FormatRate(p.RequestsPerS), optionalTime(p.LatencyP99), FormatCount(p.Errors.Total())}
 		if lag {
 			row = append(row, optionalTime(p.ScheduleLagP99))
 		}
@@ -82,9 +82,6 @@ func optionalTime(us *float64) string {
 	}
 	return FormatTime(*us)
 }
-
-// errorCount is the number of failed requests, every class included.
-func errorCount(e stats.Errors) int64 { return e.Socket() + e.Status + e.Validation }
 
 // writeShardsText prints the shard table after pummel's other lines.
 func writeShardsText(ew *Printer, t *stats.Shards) {
