@@ -99,7 +99,8 @@ func (l *loader) load(c *cli.Context) error {
 	if l.opts.dryRun {
 		return l.dryRun(cfg)
 	}
-	if err := raiseFileLimit(cfg.Connections); err != nil {
+	// This process holds its part's connections, not the whole load's.
+	if err := raiseFileLimit(int(cfg.Shard.Share(int64(cfg.Connections)))); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
 	l.shape = l.rec.recordedConfig(cfg)
