@@ -158,6 +158,17 @@ func TestClosedStdoutIsNotALostRun(t *testing.T) {
 	}
 }
 
+// Help to a stdout whose reader has gone (`pummel --help | true`) ends
+// as quietly as any other output does, whichever way it is asked for.
+func TestHelpToAClosedStdout(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"run", "-h"}, {"help", "compare"}, {"compare", "--help"}} {
+		var stderr strings.Builder
+		if code := run(t.Context(), args, brokenPipe{}, &stderr); code != 0 || stderr.Len() > 0 {
+			t.Errorf("%v to a closed stdout: exit %d, stderr %q; want 0 and nothing", args, code, stderr.String())
+		}
+	}
+}
+
 func TestHangUpWritesPartialResults(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	out := filepath.Join(t.TempDir(), "out.json")
