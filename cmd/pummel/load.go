@@ -144,7 +144,9 @@ func loadError(ctx context.Context, err error) error {
 	case errors.Is(err, engine.ErrUnreachable):
 		return exitError{exitFailed, err.Error()} // names host:port, never credentials
 	}
-	return usageError{err.Error()}
+	// A setting refused at Run, not at parse (a --start-at that passed
+	// while --exec waited for readiness): name the flag, as at parse.
+	return flagError(err)
 }
 
 // announce writes the header, what runs against what, once, as the load
