@@ -107,7 +107,6 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 	}
 	app.Commands = append(app.Commands, completionCommand(app, stdout), manCommand(app, stdout))
 	addHelp(app, stdout)
-	markPathFlags(app)
 	return app
 }
 

@@ -56,7 +56,10 @@ func manCommand(app *cli.App, stdout io.Writer) *cli.Command {
 
 // completionScript writes the script for one shell. fish's comes from
 // urfave/cli; bash's is made here, and zsh runs it through bashcompinit.
+// Only completion needs the flags marked TakesFile and the bash
+// template, so neither is done for other commands.
 func completionScript(app *cli.App, shell string) (string, error) {
+	markPathFlags(app)
 	if shell == "fish" {
 		return app.ToFishCompletion()
 	}
@@ -70,7 +73,11 @@ func completionScript(app *cli.App, shell string) (string, error) {
 			"# Load it from ~/.bashrc: source <(pummel completion bash)\n" +
 			"# or install it: pummel completion bash > /etc/bash_completion.d/pummel\n")
 	}
-	err := bashTemplate.Execute(&b, bashCompletion(app))
+	bash, err := template.New("bash").Parse(bashScript)
+	if err != nil {
+		return "", err
+	}
+	err = bash.Execute(&b, bashCompletion(app))
 	return b.String(), err
 }
 
@@ -122,7 +129,8 @@ func bashCompletion(app *cli.App) completion {
 
 // markPathFlags sets TakesFile on every flag whose placeholder names a
 // file or directory (`FILE`, `DIR`, `PATH`), so that completion offers
-// file names for its value.
+// file names for its value. Nothing else reads TakesFile (urfave/cli's
+// man page does not), so it is done only for a completion script.
 func markPathFlags(app *cli.App) {
 	all := slices.Clone(app.Flags)
 	for _, cmd := range app.Commands {
@@ -158,7 +166,8 @@ func casePattern(set map[string]bool) string {
 	return strings.Join(slices.Sorted(maps.Keys(set)), "|")
 }
 
-var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {
+// bashScript is the template of the bash script (and zsh's).
+const bashScript = `_pummel() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local cmd="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -193,4 +202,4 @@ var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {
     esac
 }
 complete -o default -F _pummel pummel
-`))
+`

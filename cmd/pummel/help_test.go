@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -163,6 +164,31 @@ COMP_WORDS=(`+tt.line+`); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pummel; echo "
 		out, err := cmd.Output()
 		if got := strings.TrimSpace(string(out)); err != nil || got != tt.want {
 			t.Errorf("%s<TAB>: %q (%v), want %q", tt.line, got, err, tt.want)
+		}
+	}
+}
+
+// Path flags are marked for completion when a script is made, not on
+// every invocation; the mark then reaches every command's flags.
+func TestOnlyCompletionMarksPathFlags(t *testing.T) {
+	app := newApp(&commandLine{}, io.Discard, io.Discard)
+	marked := func() (names []string) {
+		for _, f := range flagsFor(app, []string{"run"}) {
+			if takesFile(f) {
+				names = append(names, f.Names()[0])
+			}
+		}
+		return names
+	}
+	if got := marked(); len(got) > 0 {
+		t.Errorf("newApp marked %v as taking files; only a completion script needs that", got)
+	}
+	for _, shell := range shells {
+		if _, err := completionScript(app, shell); err != nil {
+			t.Fatalf("completion %s: %v", shell, err)
+		}
+		if got := marked(); !slices.Contains(got, "body-file") || slices.Contains(got, "connections") {
+			t.Errorf("after completion %s, run's path flags are %v; want body-file and not connections", shell, got)
 		}
 	}
 }
