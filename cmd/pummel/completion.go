@@ -88,6 +88,7 @@ type completion struct {
 	Flags          []commandFlags // pummel's own (command ""), then each command's
 	Paths          string         // flags whose value is a file or directory, as a case pattern
 	Values         string         // other flags that take a value, as a case pattern
+	CompareFormats string         // compare's --format values, space-separated
 }
 
 // commandFlags are one command's flags, space-separated.
@@ -124,6 +125,7 @@ func bashCompletion(app *cli.App) completion {
 	}
 	c.Commands, c.CommandPattern = strings.Join(names, " "), strings.Join(names, "|")
 	c.Paths, c.Values = casePattern(paths), casePattern(values)
+	c.CompareFormats = strings.Join(compareFormats, " ")
 	return c
 }
 
@@ -179,7 +181,10 @@ const bashScript = `_pummel() {
     done
     case $prev in
         --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+        --format)
+            local formats="text json markdown"
+            [[ $cmd == compare ]] && formats="{{.CompareFormats}}"
+            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         {{.Paths}}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         {{.Values}}) COMPREPLY=(); return ;;

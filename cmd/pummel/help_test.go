@@ -157,6 +157,11 @@ func TestBashCompletion(t *testing.T) {
 		{"pummel completion ''", "bash zsh fish"},
 		{"pummel --progress a", "auto always"},
 		{"pummel compare --max", "--max-regression"},
+		// --format offers what each command accepts: compare writes no JSON
+		{"pummel compare --format ''", "text markdown"},
+		{"pummel compare a.json --format ''", "text markdown"},
+		{"pummel --format ''", "text json markdown"},
+		{"pummel report --format ''", "text json markdown"},
 	}
 	for _, tt := range tests {
 		cmd := exec.Command(bash, "-c", script+`
