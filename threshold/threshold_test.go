@@ -149,8 +149,8 @@ func TestFormatNumber(t *testing.T) {
 	}
 }
 
-// A bound's size or count reads as the command line reads -c, -n and
-// --max-body (internal/parse): the same suffixes, the same values.
+// A bound's size, count or rate reads as the command line reads -c, -n,
+// --max-body and -R (internal/parse): the same suffixes, the same values.
 func TestBoundsReadAsTheCommandLine(t *testing.T) {
 	tests := []struct {
 		bound       string
@@ -172,6 +172,7 @@ func TestBoundsReadAsTheCommandLine(t *testing.T) {
 	for _, tt := range tests {
 		count, countOK := parse.Count(tt.bound)
 		size, sizeOK := parse.Size(tt.bound)
+		rate, rateOK := parse.Rate(tt.bound)
 		if countOK != tt.count || sizeOK != tt.size {
 			t.Errorf("%s: a count %v, a size %v; want %v, %v", tt.bound, countOK, sizeOK, tt.count, tt.size)
 		}
@@ -179,7 +180,7 @@ func TestBoundsReadAsTheCommandLine(t *testing.T) {
 			k    kind
 			ok   bool
 			want int64
-		}{{countKind, countOK, count}, {rateKind, countOK, count}, {bytesKind, sizeOK, size}} {
+		}{{countKind, countOK, count}, {rateKind, rateOK, int64(rate)}, {bytesKind, sizeOK, size}} {
 			bound, _, scale, err := readBound(c.k, tt.bound)
 			if (err == nil) != c.ok || err == nil && int64(bound*scale) != c.want {
 				t.Errorf("%s as a bound of kind %d: %v × %v (%v); the command line reads %d (%v)", tt.bound, c.k, bound, scale, err, c.want, c.ok)

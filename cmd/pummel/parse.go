@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -67,24 +65,16 @@ func parseHeader(s string) (engine.Header, error) {
 	return engine.Header{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
-// parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M
+// parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M/G
 // suffixes as counts).
 func parseRates(s string) ([]float64, error) {
 	var out []float64
 	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
-		mult := 1.0
-		switch {
-		case strings.HasSuffix(part, "k"):
-			mult, part = 1e3, strings.TrimSuffix(part, "k")
-		case strings.HasSuffix(part, "M"):
-			mult, part = 1e6, strings.TrimSuffix(part, "M")
-		}
-		f, err := strconv.ParseFloat(part, 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+		r, ok := parse.Rate(strings.TrimSpace(part))
+		if !ok {
 			return nil, fmt.Errorf("%q is not a rate list (examples: 100, 0.5, 10,50,250, 20k)", s)
 		}
-		out = append(out, f*mult)
+		out = append(out, r)
 	}
 	return out, nil
 }

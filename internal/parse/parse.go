@@ -1,7 +1,8 @@
 // Package parse reads the values that pummel's command line, plan files
 // and thresholds share, so that all take them alike: durations ("500ms",
 // "10s", bare seconds "30"), HTTP status lists ("200", "2xx", "200,204"),
-// counts ("64", "1k") and byte sizes ("64MB", "64MiB").
+// counts ("64", "1k"), rates ("0.5", "20k") and byte sizes ("64MB",
+// "64MiB").
 //
 // It holds no flag and reads no file: its callers (cmd/pummel for flags,
 // suite for plans, threshold for bounds) name the flag or field in their
@@ -125,6 +126,18 @@ func Size(s string) (int64, bool) {
 		limit = math.MaxInt64 / 2
 	}
 	return whole(num, mult, limit)
+}
+
+// Rate reads a rate in requests/s: a positive number, fractions allowed,
+// with an optional suffix CountUnit knows ("100", "0.5", "20k").
+func Rate(s string) (float64, bool) {
+	num, suffix := splitSuffix(s)
+	mult, ok := CountUnit(suffix)
+	f, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || !(f > 0) || math.IsInf(f*mult, 0) {
+		return 0, false
+	}
+	return f * mult, true
 }
 
 // splitSuffix cuts s into its number and the letters that end it: "1.5k"

@@ -109,3 +109,28 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+func TestRate(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"100", 100, true},
+		{"0.5", 0.5, true},
+		{"20k", 20_000, true},
+		{"20K", 20_000, true}, // as a count, and as rps>=20K
+		{"1.5M", 1_500_000, true},
+		{"1G", 1e9, true},
+		{"0", 0, false},
+		{"-1", 0, false},
+		{"1e308k", 0, false},
+		{"20KiB", 0, false},
+		{"fast", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := Rate(tt.in); ok != tt.ok || got != tt.want {
+			t.Errorf("Rate(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
