@@ -1,6 +1,7 @@
 package environment
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -42,7 +43,7 @@ func describeBuild(l Linked, info *debug.BuildInfo) Build {
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				b.Commit = cmpOr(b.Commit, s.Value)
+				b.Commit = cmp.Or(b.Commit, s.Value)
 			case "vcs.time":
 				vcsTime = s.Value
 			case "vcs.modified":
@@ -50,25 +51,18 @@ func describeBuild(l Linked, info *debug.BuildInfo) Build {
 			}
 		}
 	}
-	b.Date = cmpOr(b.Date, vcsTime)
+	b.Date = cmp.Or(b.Date, vcsTime)
 	b.Version = versionFrom(l.Version, info)
-	return b
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
 	return b
 }
 
 // String is what `pummel version` prints: the version, then one line
 // each for the commit, the build date and the Go toolchain.
 func (b Build) String() string {
-	commit := cmpOr(b.Commit, "unknown")
+	commit := cmp.Or(b.Commit, "unknown")
 	if b.Modified {
 		commit += " (with uncommitted changes)"
 	}
 	return fmt.Sprintf("pummel %s\n  commit  %s\n  built   %s\n  go      %s %s\n",
-		b.Version, commit, cmpOr(b.Date, "unknown"), b.Go, b.Platform)
+		b.Version, commit, cmp.Or(b.Date, "unknown"), b.Go, b.Platform)
 }

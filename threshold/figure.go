@@ -26,7 +26,7 @@ const (
 	timeKind  kind = iota // microseconds; a bound needs a unit: us, ms, s…
 	bytesKind             // bytes: B, k/M/G (×1000), KiB/MiB/GiB (×1024)
 	countKind             // a count, or with % a share of all outcomes
-	rateKind              // requests/s, k/M suffixes
+	rateKind              // requests/s, a count's suffixes: k/M/G (×1000)
 )
 
 // Need says what a figure needs beyond the load itself.

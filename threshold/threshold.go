@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -115,15 +116,25 @@ func compare(v float64, op string, bound float64) bool {
 	return v != bound
 }
 
-// units maps each kind's unit suffixes to base units (µs, bytes, counts,
-// requests/s) per unit, as the rest of the command line reads them. A
-// kind without "" needs a unit.
-var units = map[kind]map[string]float64{
-	timeKind: {"ns": 1e-3, "us": 1, "µs": 1, "ms": 1e3, "s": 1e6, "m": 60e6, "h": 3600e6},
-	bytesKind: {"": 1, "B": 1, "k": 1e3, "K": 1e3, "kB": 1e3, "KB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9,
-		"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30},
-	countKind: {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "%": 0},
-	rateKind:  {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9},
+// timeUnits maps a time's unit suffixes to microseconds: a time needs one.
+var timeUnits = map[string]float64{"ns": 1e-3, "us": 1, "µs": 1, "ms": 1e3, "s": 1e6, "m": 60e6, "h": 3600e6}
+
+// scaleOf returns the base units (µs, bytes, counts, requests/s) per unit
+// of a bound of kind k; sizes and counts take the suffixes the rest of the
+// command line takes (internal/parse), and "%" (scale 0) is a count's.
+func scaleOf(k kind, unit string) (float64, bool) {
+	switch k {
+	case timeKind:
+		scale, ok := timeUnits[unit]
+		return scale, ok
+	case bytesKind:
+		return parse.SizeUnit(unit)
+	case countKind:
+		if unit == "%" {
+			return 0, true
+		}
+	}
+	return parse.CountUnit(unit)
 }
 
 // examples shows each kind's bounds in error lines.
@@ -144,7 +155,7 @@ func readBound(k kind, s string) (bound float64, unit string, scale float64, err
 		return 0, "", 0, fmt.Errorf("bound %q is not a number with a unit (examples: %s)", s, examples[k])
 	}
 	bound, err = strconv.ParseFloat(m[1], 64)
-	scale, ok := units[k][m[2]]
+	scale, ok := scaleOf(k, m[2])
 	switch {
 	case err != nil || math.IsInf(bound, 0):
 		return 0, "", 0, fmt.Errorf("bound %q is not a number (examples: %s)", s, examples[k])

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -144,6 +145,46 @@ func TestFormatNumber(t *testing.T) {
 	} {
 		if got := formatNumber(tt.v, tt.whole); got != tt.want {
 			t.Errorf("formatNumber(%v, %v) = %q, want %q", tt.v, tt.whole, got, tt.want)
+		}
+	}
+}
+
+// A bound's size, count or rate reads as the command line reads -c, -n,
+// --max-body and -R (internal/parse): the same suffixes, the same values.
+func TestBoundsReadAsTheCommandLine(t *testing.T) {
+	tests := []struct {
+		bound       string
+		count, size bool // whether -c and --max-body take it
+	}{
+		{"10", true, true},
+		{"10k", true, true},
+		{"10K", true, true},
+		{"10M", true, true},
+		{"1G", true, true},
+		{"64MB", false, true},
+		{"64kB", false, true},
+		{"64B", false, true},
+		{"200MiB", false, true},
+		{"1GiB", false, true},
+		{"10XB", false, false},
+		{"10T", false, false},
+	}
+	for _, tt := range tests {
+		count, countOK := parse.Count(tt.bound)
+		size, sizeOK := parse.Size(tt.bound)
+		rate, rateOK := parse.Rate(tt.bound)
+		if countOK != tt.count || sizeOK != tt.size {
+			t.Errorf("%s: a count %v, a size %v; want %v, %v", tt.bound, countOK, sizeOK, tt.count, tt.size)
+		}
+		for _, c := range []struct {
+			k    kind
+			ok   bool
+			want int64
+		}{{countKind, countOK, count}, {rateKind, rateOK, int64(rate)}, {bytesKind, sizeOK, size}} {
+			bound, _, scale, err := readBound(c.k, tt.bound)
+			if (err == nil) != c.ok || err == nil && int64(bound*scale) != c.want {
+				t.Errorf("%s as a bound of kind %d: %v × %v (%v); the command line reads %d (%v)", tt.bound, c.k, bound, scale, err, c.want, c.ok)
+			}
 		}
 	}
 }

@@ -30,12 +30,13 @@ func (e exitError) Error() string { return e.msg }
 // run is pummel: it parses args, does the work and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rec := &commandLine{}
-	app := newApp(rec, &stdoutWriter{w: stdout}, stderr)
+	out := &stdoutWriter{w: stdout} // for -h as for every command
+	app := newApp(rec, out, stderr)
 	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	*rec = recordArgs(scanned)
 	var err error
 	if cmd, asked := askedHelp(app, scanned); asked {
-		err = writeHelp(stdout, app, cmd)
+		err = writeHelp(out, app, cmd)
 	} else {
 		err = app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
 	}
@@ -106,7 +107,6 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 	}
 	app.Commands = append(app.Commands, completionCommand(app, stdout), manCommand(app, stdout))
 	addHelp(app, stdout)
-	markPathFlags(app)
 	return app
 }
 

@@ -12,6 +12,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// compareFormats are the --format values compare writes (completion
+// offers these).
+var compareFormats = []string{"text", "markdown"}
+
 // compareCommand is `pummel compare BASE.json NEW.json`, or several files
 // per side separated by "vs"; with --max-regression it fails (exit 3)
 // when NEW is worse than BASE by more than the bound.
@@ -29,8 +33,8 @@ func compareCommand(stdout io.Writer) *cli.Command {
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if format != "text" && format != "markdown" {
-				return usageError{fmt.Sprintf("--format: %q is not one of text, markdown", format)}
+			if !slices.Contains(compareFormats, format) {
+				return usageError{fmt.Sprintf("--format: %q is not one of %s", format, strings.Join(compareFormats, ", "))}
 			}
 			regressions, err := parseRegressions(bounds.Value())
 			if err != nil {

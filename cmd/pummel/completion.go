@@ -56,7 +56,10 @@ func manCommand(app *cli.App, stdout io.Writer) *cli.Command {
 
 // completionScript writes the script for one shell. fish's comes from
 // urfave/cli; bash's is made here, and zsh runs it through bashcompinit.
+// Only completion needs the flags marked TakesFile and the bash
+// template, so neither is done for other commands.
 func completionScript(app *cli.App, shell string) (string, error) {
+	markPathFlags(app)
 	if shell == "fish" {
 		return app.ToFishCompletion()
 	}
@@ -70,7 +73,11 @@ func completionScript(app *cli.App, shell string) (string, error) {
 			"# Load it from ~/.bashrc: source <(pummel completion bash)\n" +
 			"# or install it: pummel completion bash > /etc/bash_completion.d/pummel\n")
 	}
-	err := bashTemplate.Execute(&b, bashCompletion(app))
+	bash, err := template.New("bash").Parse(bashScript)
+	if err != nil {
+		return "", err
+	}
+	err = bash.Execute(&b, bashCompletion(app))
 	return b.String(), err
 }
 
@@ -81,6 +88,7 @@ type completion struct {
 	Flags          []commandFlags // pummel's own (command ""), then each command's
 	Paths          string         // flags whose value is a file or directory, as a case pattern
 	Values         string         // other flags that take a value, as a case pattern
+	CompareFormats string         // compare's --format values, space-separated
 }
 
 // commandFlags are one command's flags, space-separated.
@@ -117,12 +125,14 @@ func bashCompletion(app *cli.App) completion {
 	}
 	c.Commands, c.CommandPattern = strings.Join(names, " "), strings.Join(names, "|")
 	c.Paths, c.Values = casePattern(paths), casePattern(values)
+	c.CompareFormats = strings.Join(compareFormats, " ")
 	return c
 }
 
 // markPathFlags sets TakesFile on every flag whose placeholder names a
 // file or directory (`FILE`, `DIR`, `PATH`), so that completion offers
-// file names for its value.
+// file names for its value. Nothing else reads TakesFile (urfave/cli's
+// man page does not), so it is done only for a completion script.
 func markPathFlags(app *cli.App) {
 	all := slices.Clone(app.Flags)
 	for _, cmd := range app.Commands {
@@ -158,7 +168,8 @@ func casePattern(set map[string]bool) string {
 	return strings.Join(slices.Sorted(maps.Keys(set)), "|")
 }
 
-var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {
+// bashScript is the template of the bash script (and zsh's).
+const bashScript = `_pummel() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local cmd="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -170,7 +181,10 @@ var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {
     done
     case $prev in
         --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+        --format)
+            local formats="text json markdown"
+            [[ $cmd == compare ]] && formats="{{.CompareFormats}}"
+            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         {{.Paths}}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         {{.Values}}) COMPREPLY=(); return ;;
@@ -193,4 +207,4 @@ var bashTemplate = template.Must(template.New("bash").Parse(`_pummel() {
     esac
 }
 complete -o default -F _pummel pummel
-`))
+`

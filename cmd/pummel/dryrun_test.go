@@ -19,6 +19,9 @@ func TestDryRunChecksAndSendsNothing(t *testing.T) {
 			[]string{"  2 threads and 1000 connections\n", "Shard 1/3: 333 of the 1000 connections, 1000 of the 3000 req/s\n", "Start at ", "nothing was sent"}},
 		{"a part of a counted load", []string{"--shard", "0/3", "-c", "10", "-n", "1000"}, exitOK,
 			[]string{"Shard 0/3: 4 of the 10 connections, 334 of the 1000 requests\n"}},
+		// -R takes a count's suffixes, as rps>=3K does: K for k as well
+		{"rates with suffixes", []string{"--shard", "1/3", "-c", "10", "-R", "3K,6k", "-d", "30s"}, exitOK,
+			[]string{"Shard 1/3: 3 of the 10 connections, 1000 of the 3000 req/s, 2000 of the 6000 req/s\n"}},
 		{"a bad flag", []string{"--shard", "3/3"}, exitUsage, nil},
 	}
 	for _, tt := range tests {

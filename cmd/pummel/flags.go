@@ -23,7 +23,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
 		&cli.StringFlag{Name: "pipeline", Value: "1", Destination: &o.pipeline, Usage: "send `N` requests at once on each connection (HTTP/1.1 pipelining)"},
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Usage: "run part `i/N` (i from 0) of a load shared by N processes: -c, -n and -R are the whole load's, split exactly; merge with pummel report --parallel"},
-		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Usage: "start the clock at `TIME` (RFC 3339, or +30s from now), the connections opened just before"},
+		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Usage: "start the clock at `TIME` (RFC 3339, or +30s from when pummel starts, before --exec readiness and --settle), the connections opened just before"},
 		&cli.StringFlag{Name: "engine", Value: engine.EngineAuto, Destination: &o.engine, Usage: "the transport: `auto` (the event loop where it can run), loop or goroutine"},
 		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "accepted for ab users: connections are kept alive anyway (see --no-keepalive)"},
 		&cli.BoolFlag{Name: "no-keepalive", Destination: &o.noKeepAlive, Usage: "open a connection per request"},
@@ -80,6 +80,8 @@ func demoFlags(o *options) []cli.Flag {
 				f.Value, f.DefaultText = "3s", "3s unless -n"
 			case "connections":
 				f.Value = "32"
+			case "start-at": // demo has no --exec and no --settle to count before
+				f.Usage = "start the clock at `TIME` (RFC 3339, or +30s from when pummel starts), the connections opened just before"
 			}
 		case *cli.BoolFlag:
 			f.Value = f.Value || name == "latency"

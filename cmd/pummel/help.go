@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -205,7 +206,7 @@ func flagUsage(f cli.Flag) string {
 func flagDefault(f cli.Flag) string {
 	switch f := f.(type) {
 	case *cli.StringFlag:
-		return cmpOr(f.DefaultText, f.Value)
+		return cmp.Or(f.DefaultText, f.Value)
 	case *cli.IntFlag:
 		if f.DefaultText == "" && f.Value != 0 {
 			return fmt.Sprint(f.Value)
@@ -217,11 +218,4 @@ func flagDefault(f cli.Flag) string {
 		}
 	}
 	return ""
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -156,6 +157,11 @@ func TestBashCompletion(t *testing.T) {
 		{"pummel completion ''", "bash zsh fish"},
 		{"pummel --progress a", "auto always"},
 		{"pummel compare --max", "--max-regression"},
+		// --format offers what each command accepts: compare writes no JSON
+		{"pummel compare --format ''", "text markdown"},
+		{"pummel compare a.json --format ''", "text markdown"},
+		{"pummel --format ''", "text json markdown"},
+		{"pummel report --format ''", "text json markdown"},
 	}
 	for _, tt := range tests {
 		cmd := exec.Command(bash, "-c", script+`
@@ -163,6 +169,31 @@ COMP_WORDS=(`+tt.line+`); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pummel; echo "
 		out, err := cmd.Output()
 		if got := strings.TrimSpace(string(out)); err != nil || got != tt.want {
 			t.Errorf("%s<TAB>: %q (%v), want %q", tt.line, got, err, tt.want)
+		}
+	}
+}
+
+// Path flags are marked for completion when a script is made, not on
+// every invocation; the mark then reaches every command's flags.
+func TestOnlyCompletionMarksPathFlags(t *testing.T) {
+	app := newApp(&commandLine{}, io.Discard, io.Discard)
+	marked := func() (names []string) {
+		for _, f := range flagsFor(app, []string{"run"}) {
+			if takesFile(f) {
+				names = append(names, f.Names()[0])
+			}
+		}
+		return names
+	}
+	if got := marked(); len(got) > 0 {
+		t.Errorf("newApp marked %v as taking files; only a completion script needs that", got)
+	}
+	for _, shell := range shells {
+		if _, err := completionScript(app, shell); err != nil {
+			t.Fatalf("completion %s: %v", shell, err)
+		}
+		if got := marked(); !slices.Contains(got, "body-file") || slices.Contains(got, "connections") {
+			t.Errorf("after completion %s, run's path flags are %v; want body-file and not connections", shell, got)
 		}
 	}
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,5 +37,34 @@ func TestRaiseFileLimit(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "ulimit") || !strings.Contains(err.Error(), "-c ") {
 			t.Errorf("over the hard limit: %v, want one line saying what to run", err)
 		}
+	}
+}
+
+// A part of a sharded load needs open files for its share of -c, not for
+// the whole load's: under ulimit -n 256, one part of -c 1000 over 10
+// holds 100 connections and runs.
+func TestFileLimitCountsThePartsConnections(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"whole load", []string{"-c", "100", "-n", "100"}},
+		{"one part of ten", []string{"--shard", "0/10", "-c", "1000", "-n", "1000"}},
+	}
+	bin, url := pummelBinary(t), targetURL(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// ulimit -n sets the hard limit too, which no child may raise.
+			cmd := exec.Command("sh", "-c", `ulimit -n 256 || exit 99; exec "$@"`, "sh", bin)
+			cmd.Args = append(append(cmd.Args, tt.args...), "-q", url)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if errors.As(err, &exit) && exit.ExitCode() == 99 {
+				t.Skipf("cannot set ulimit -n 256: %s", out)
+			}
+			if err != nil {
+				t.Errorf("under ulimit -n 256: %v\n%s", err, out)
+			}
+		})
 	}
 }

@@ -99,7 +99,8 @@ func (l *loader) load(c *cli.Context) error {
 	if l.opts.dryRun {
 		return l.dryRun(cfg)
 	}
-	if err := raiseFileLimit(cfg.Connections); err != nil {
+	// This process holds its part's connections, not the whole load's.
+	if err := raiseFileLimit(int(cfg.Shard.Share(int64(cfg.Connections)))); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
 	l.shape = l.rec.recordedConfig(cfg)
@@ -143,7 +144,9 @@ func loadError(ctx context.Context, err error) error {
 	case errors.Is(err, engine.ErrUnreachable):
 		return exitError{exitFailed, err.Error()} // names host:port, never credentials
 	}
-	return usageError{err.Error()}
+	// A setting refused at Run, not at parse (a --start-at that passed
+	// while --exec waited for readiness): name the flag, as at parse.
+	return flagError(err)
 }
 
 // announce writes the header, what runs against what, once, as the load

@@ -158,35 +158,55 @@ func TestClosedStdoutIsNotALostRun(t *testing.T) {
 	}
 }
 
+// Help to a stdout whose reader has gone (`pummel --help | true`) ends
+// as quietly as any other output does, whichever way it is asked for.
+func TestHelpToAClosedStdout(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"run", "-h"}, {"help", "compare"}, {"compare", "--help"}} {
+		var stderr strings.Builder
+		if code := run(t.Context(), args, brokenPipe{}, &stderr); code != 0 || stderr.Len() > 0 {
+			t.Errorf("%v to a closed stdout: exit %d, stderr %q; want 0 and nothing", args, code, stderr.String())
+		}
+	}
+}
+
 func TestHangUpWritesPartialResults(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	out := filepath.Join(t.TempDir(), "out.json")
 	cmd := exec.Command(pummelBinary(t), "-c", "1", "-d", "1m", "-o", out, srv.URL())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill() //nolint:errcheck // already ended when the test passes
-	for deadline := time.Now().Add(30 * time.Second); srv.Requests() == 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("still running 30 s after SIGHUP")
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
-		t.Errorf("after SIGHUP: %v, want exit %d", err, exitInterrupted)
+	if code := signalDuringTheLoad(t, cmd, srv, 1, syscall.SIGHUP); code != exitInterrupted {
+		t.Errorf("after SIGHUP: exit %d, want %d", code, exitInterrupted)
 	}
 	b, readErr := os.ReadFile(out)
 	var res stats.Result
 	if readErr != nil || json.Unmarshal(b, &res) != nil || !res.Interrupted || res.Requests == 0 {
 		t.Errorf("after SIGHUP, %s: %v, interrupted %v, %d requests", out, readErr, res.Interrupted, res.Requests)
 	}
+}
+
+// signalDuringTheLoad starts cmd, a pummel loading srv, sends it sig once
+// srv has had requests (or hangLimit passed), and returns its exit code;
+// it fails the test if cmd is still running hangLimit after sig.
+func signalDuringTheLoad(t *testing.T, cmd *exec.Cmd, srv *fixture.Server, requests int64, sig os.Signal) int {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(hangLimit); srv.Requests() < requests && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// One that ended already shows in its exit code.
+	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		cmd.Process.Kill() //nolint:errcheck // the test fails anyway
+		t.Fatalf("%v: %v", sig, err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(hangLimit):
+		cmd.Process.Kill() //nolint:errcheck // the test fails anyway
+		<-ended
+		t.Fatalf("pummel was still running %v after one %v", hangLimit, sig)
+	}
+	return cmd.ProcessState.ExitCode()
 }

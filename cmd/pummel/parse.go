@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,47 +12,19 @@ import (
 // parseCount reads a count with an optional k, M or G suffix (×1000,
 // as wrk): "64", "1k", "1.5M".
 func parseCount(s string) (int64, error) {
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(s, "k"), strings.HasSuffix(s, "K"):
-		mult = 1e3
-	case strings.HasSuffix(s, "M"):
-		mult = 1e6
-	case strings.HasSuffix(s, "G"):
-		mult = 1e9
-	}
-	num := s
-	if mult > 1 {
-		num = s[:len(s)-1]
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || f*mult > math.MaxInt32*1e3 || f*mult != math.Trunc(f*mult) {
+	n, ok := parse.Count(s)
+	if !ok {
 		return 0, fmt.Errorf("%q is not a count (examples: 64, 1k, 1M)", s)
 	}
-	return int64(f * mult), nil
+	return n, nil
 }
-
-// binarySuffixes are the size suffixes that count in powers of 1024.
-var binarySuffixes = []struct {
-	suffix string
-	mult   float64
-}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}}
 
 // parseSize reads a byte count: a count ("65536", "64k", "64M", "1G",
 // ×1000 as for -c, with an optional B: "64MB") or a binary size ("64KiB",
 // "64MiB", "1GiB", ×1024).
 func parseSize(s string) (int64, error) {
-	for _, b := range binarySuffixes {
-		if num, ok := strings.CutSuffix(s, b.suffix); ok {
-			f, err := strconv.ParseFloat(num, 64)
-			if err != nil || f < 0 || f*b.mult > math.MaxInt64/2 || f*b.mult != math.Trunc(f*b.mult) {
-				break
-			}
-			return int64(f * b.mult), nil
-		}
-	}
-	n, err := parseCount(strings.TrimSuffix(s, "B"))
-	if err != nil || s == "B" {
+	n, ok := parse.Size(s)
+	if !ok {
 		return 0, fmt.Errorf("%q is not a size (examples: 65536, 64k, 64MiB, 1G)", s)
 	}
 	return n, nil
@@ -95,24 +65,16 @@ func parseHeader(s string) (engine.Header, error) {
 	return engine.Header{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
-// parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M
+// parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M/G
 // suffixes as counts).
 func parseRates(s string) ([]float64, error) {
 	var out []float64
 	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
-		mult := 1.0
-		switch {
-		case strings.HasSuffix(part, "k"):
-			mult, part = 1e3, strings.TrimSuffix(part, "k")
-		case strings.HasSuffix(part, "M"):
-			mult, part = 1e6, strings.TrimSuffix(part, "M")
-		}
-		f, err := strconv.ParseFloat(part, 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+		r, ok := parse.Rate(strings.TrimSpace(part))
+		if !ok {
 			return nil, fmt.Errorf("%q is not a rate list (examples: 100, 0.5, 10,50,250, 20k)", s)
 		}
-		out = append(out, f*mult)
+		out = append(out, r)
 	}
 	return out, nil
 }

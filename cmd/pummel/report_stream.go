@@ -20,8 +20,9 @@ const stdinName = "-"
 // `kubectl logs` prints the parts of a sharded load. An input that cannot
 // be read or holds something else than pummel results
 // (stats.Result.Validate) is bad input, named in one line with the field
-// at fault. Lines of pummel's own messages between results (a part that
-// failed printed its error) are passed on to notes. names label the
+// at fault (standard input as "standard input", not "-"). Lines of
+// pummel's own messages between results (a part that failed printed its
+// error) are passed on to notes. names label the
 // results, for charts: the file's base name less its extension ("stdin"
 // for "-"), with "-2", "-3"… after the first result of an input.
 func readResults(paths []string, stdin io.Reader, notes io.Writer) (rs []stats.Result, names []string, err error) {
@@ -30,13 +31,13 @@ func readResults(paths []string, stdin io.Reader, notes io.Writer) (rs []stats.R
 		if err != nil {
 			return nil, nil, usageError{err.Error()}
 		}
-		more, err := readStream(data, path, notes)
+		name, label := path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		if path == stdinName {
+			name, label = "standard input", "stdin"
+		}
+		more, err := readStream(data, name, notes)
 		if err != nil {
 			return nil, nil, err
-		}
-		label := "stdin"
-		if path != stdinName {
-			label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		}
 		for i := range more {
 			names = append(names, label+suffix(i))

@@ -37,11 +37,11 @@ func TestReadResultsFromAStream(t *testing.T) {
 		{"two results, as kubectl logs prints two pods", a + b, 2, "", ""},
 		{"without a line break between them", strings.TrimSpace(a) + strings.TrimSpace(b), 2, "", ""},
 		{"a failed part's message between them", a + "pummel: not one request was answered (errors: connect 3)\n" + b, 2, "",
-			fmt.Sprintf("pummel: -: line %d: pummel: not one request was answered (errors: connect 3)\n", after)},
-		{"a header on stdout", "Running 10s test @ http://127.0.0.1:8080/\n" + a, 0, `-: line 1: "Running 10s test`, ""},
-		{"a result cut short", a + b[:len(b)/2], 0, fmt.Sprintf("- (result 2): line %d:", after), ""},
-		{"nothing", "\n", 0, "-: holds no result", ""},
-		{"not a result", a + `{"requests": -1, "config": {"url": "http://h/"}}`, 0, "- (result 2): not a pummel result: requests", ""},
+			fmt.Sprintf("pummel: standard input: line %d: pummel: not one request was answered (errors: connect 3)\n", after)},
+		{"a header on stdout", "Running 10s test @ http://127.0.0.1:8080/\n" + a, 0, `standard input: line 1: "Running 10s test`, ""},
+		{"a result cut short", a + b[:len(b)/2], 0, fmt.Sprintf("standard input (result 2): line %d:", after), ""},
+		{"nothing", "\n", 0, "standard input: holds no result", ""},
+		{"not a result", a + `{"requests": -1, "config": {"url": "http://h/"}}`, 0, "standard input (result 2): not a pummel result: requests", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -117,24 +117,9 @@ func TestSIGTERMStopsALoopingScript(t *testing.T) {
 	cmd := exec.Command(pummelBinary(t), "-t", "1", "-c", "1", "-d", "1m", "--format", "json", "-s", luaFile(t, loopingRequest), srv.URL())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(hangLimit); srv.Requests() < 3 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // Wait reports how it ended
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
-	select {
-	case <-ended:
-	case <-time.After(hangLimit):
-		cmd.Process.Kill() //nolint:errcheck // the test fails anyway
-		<-ended
-		t.Fatalf("pummel was still running %v after one SIGTERM", hangLimit)
-	}
+	code := signalDuringTheLoad(t, cmd, srv, 3, syscall.SIGTERM)
 	var res stats.Result
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || json.Unmarshal(stdout.Bytes(), &res) != nil || res.Requests != 3 {
+	if code != exitInterrupted || json.Unmarshal(stdout.Bytes(), &res) != nil || res.Requests != 3 {
 		t.Errorf("exit %d, stdout %q, stderr %q: want 130 and a JSON result of 3 requests", code, stdout.String(), stderr.String())
 	}
 }

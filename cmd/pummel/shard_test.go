@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,11 +26,11 @@ func TestShardFlagsBadInput(t *testing.T) {
 		{"no count", []string{"--shard", "1"}, "--shard"},
 		{"zero parts", []string{"--shard", "0/0"}, "--shard"},
 		{"an index Kubernetes did not fill in", []string{"--shard", "$(JOB_COMPLETION_INDEX)/3"}, "Indexed Job"},
-		{"more parts than connections", []string{"--shard", "0/3", "-c", "2"}, "shard"},
+		{"more parts than connections", []string{"--shard", "0/3", "-c", "2"}, "--shard: "},
 		{"threads over the part's connections", []string{"--shard", "1/3", "-c", "6", "-t", "3"}, "-t/--threads: 3 threads for the 2 connections of shard 1/3"},
 		{"start not a time", []string{"--start-at", "noon"}, "--start-at"},
 		{"start offset not a duration", []string{"--start-at", "+soon"}, "--start-at"},
-		{"start passed", []string{"--start-at", "2020-01-01T00:00:00Z"}, "start-at"},
+		{"start passed", []string{"--start-at", "2020-01-01T00:00:00Z"}, "--start-at: the start time passed"},
 		{"one start for several runs", []string{"--start-at", "+1h", "--exec", "true", "--runs", "2"}, "--start-at"},
 	}
 	for _, tt := range tests {
@@ -102,5 +104,25 @@ func TestAPartSaysWhichItIsAndWhenItStarted(t *testing.T) {
 	}
 	if got := string(srv.LastRequest()); !strings.HasPrefix(got, "GET /part/1-of-2 ") {
 		t.Errorf("request %q: the script saw another wrk.shard", got)
+	}
+}
+
+// A setting the engine refuses only at Run, as a --start-at that passed
+// while --exec waited for the server, names its flag as at parse.
+func TestLoadErrorNamesTheFlag(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&engine.SettingError{Setting: "start-at", Msg: "the start time passed more than a second ago"}, "--start-at: the start time passed more than a second ago"},
+		{fmt.Errorf("run: %w", &engine.SettingError{Setting: "shard", Msg: "1/0"}), "--shard: 1/0"},
+		{&engine.SettingError{Setting: "unheard-of", Msg: "no"}, "unheard-of: no"},
+	}
+	for _, tt := range tests {
+		err := loadError(t.Context(), tt.err)
+		var usage usageError
+		if !errors.As(err, &usage) || usage.msg != tt.want {
+			t.Errorf("loadError(%v) = %#v, want the usage error %q", tt.err, err, tt.want)
+		}
 	}
 }

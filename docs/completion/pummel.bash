@@ -13,7 +13,10 @@ _pummel() {
     done
     case $prev in
         --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+        --format)
+            local formats="text json markdown"
+            [[ $cmd == compare ]] && formats="text markdown"
+            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         --body-file|--cacert|--cert|--hdr-log|--key|--output|--plot|--script|--server-log|--unix|-o|-s) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --addr|--body|--connections|--content-type|--delay|--duration|--engine|--exec|--expect-body|--expect-status|--format|--header|--max-body|--max-regression|--method|--pid|--pipeline|--progress|--rate|--ready-status|--ready-timeout|--ready-url|--requests|--runs|--sample-interval|--settle|--shard|--start-at|--threads|--threshold|--timeout|--warmup|--warmup-rate|--warmup-requests|-H|-R|-T|-b|-c|-d|-m|-n|-t) COMPREPLY=(); return ;;
