@@ -2,6 +2,8 @@ package engine
 
 import (
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // Shard names one part of a load that several processes, usually on
@@ -69,7 +71,7 @@ func (c Config) part() Config {
 
 // maxStartSkew is how far in the past Config.StartAt may be: a part
 // started that late still measures with the others, one later would not.
-const maxStartSkew = time.Second
+const maxStartSkew = stats.MaxStartSkew
 
 // openLead is how long before Config.StartAt the connections are opened.
 const openLead = time.Second

@@ -126,16 +126,15 @@ func orderParts(rs []Result) ([]Result, error) {
 	return parts, nil
 }
 
-// maxPlannedSkew is how far apart the planned starts (StartAt) of the
-// parts of one load may be. It is the engine's maxStartSkew
-// (engine/shard.go), the latest a part may start after its planned start
-// and still measure with the others; stats does not import engine, so the
-// two are kept equal by hand.
-const maxPlannedSkew = time.Second
+// MaxStartSkew is how late a part of a sharded load may start after its
+// planned start (StartAt) and still measure with the others: the engine
+// refuses a start time further in the past, and parts whose planned starts
+// lie further apart are not one load.
+const MaxStartSkew = time.Second
 
 // sameLoad refuses parts that do not make up one load: another shard
 // count, another setting of shardSettings, or planned starts further
-// apart than maxPlannedSkew.
+// apart than MaxStartSkew.
 func sameLoad(parts []Result) error {
 	if err := samePlannedStart(parts); err != nil {
 		return err
@@ -157,7 +156,7 @@ func sameLoad(parts []Result) error {
 }
 
 // samePlannedStart refuses parts whose planned starts (StartAt) are more
-// than maxPlannedSkew apart, naming the earliest and the latest: parts
+// than MaxStartSkew apart, naming the earliest and the latest: parts
 // run an hour or a day apart are not one load. A part without a planned
 // start is not compared.
 func samePlannedStart(parts []Result) error {
@@ -177,9 +176,9 @@ func samePlannedStart(parts []Result) error {
 		}
 		found = true
 	}
-	if found && late.Sub(early) > maxPlannedSkew {
+	if found && late.Sub(early) > MaxStartSkew {
 		return fmt.Errorf("shard %d and shard %d were planned to start %s apart (start_at: %s, %s), more than %s: merge the parts of one load only",
-			parts[first].Shard.Index, parts[last].Shard.Index, late.Sub(early), parts[first].StartAt, parts[last].StartAt, maxPlannedSkew)
+			parts[first].Shard.Index, parts[last].Shard.Index, late.Sub(early), parts[first].StartAt, parts[last].StartAt, MaxStartSkew)
 	}
 	return nil
 }
