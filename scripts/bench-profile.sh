@@ -90,7 +90,7 @@ done
       awk -v t="$tool" -v c="$c" '$1 == t && $2 == c' "$work/runs" | sort -k4,4n |
         awk -v setup="$work/setup" '{ row[NR] = $0 } END { split(row[int((NR + 1) / 2)], f, " ")
           printf "| %s | %s | %d |", f[1], f[2], f[3]; for (i = 4; i <= 14; i++) printf " %s |", f[i]; print ""
-          printf "%s at %s connections: opening them %.2f CPU-s, closing them %.2f CPU-s.\n", f[1], f[2], f[11] * f[3] / 1e6, f[12] * f[3] / 1e6 >setup }'
+          printf "%s at %s connections: opening them %.2f CPU-s, closing them %.2f CPU-s.\n", f[1], f[2], f[11] * f[3] / 1e6, f[12] * f[3] / 1e6 >>setup }'
     done
   done
   echo
