@@ -70,10 +70,12 @@ CONF
 # bench_next_url points $url at the next loopback address, round the
 # $bench_addrs of them: call it before each measured run. A client that
 # closes thousands of connections leaves them in TIME_WAIT for 60 s, and the
-# next client to connect to the same address pays for them: the kernel
-# searches past those ports for a free one (about 0.5 s of system CPU per
-# 10,000 connections here). A fresh address makes every run start from the
-# same state, whichever tool ran before it.
+# next client to connect to the same address can pay for them: the kernel
+# may search past those ports for a free one (up to about 0.5 s of system
+# CPU per 10,000 connections in runs by hand here, depending on where the
+# search starts; bench-setup.sh -a keeps one address to compare). A fresh
+# address makes every run start from the same state, whichever tool ran
+# before it.
 bench_next_url() {
   bench_runs=$((bench_runs + 1))
   url=http://127.0.0.$((2 + bench_runs % bench_addrs)):$bench_port/
