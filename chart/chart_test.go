@@ -263,14 +263,18 @@ func TestFileNames(t *testing.T) {
 	}
 }
 
+// testBars are two series over three groups: one series missing from a
+// group, one bar without a range, ranges uneven about their values.
+var testBars = []Bar{
+	{Group: "64", Series: "pummel", Value: 180, Low: 170, High: 190},
+	{Group: "64", Series: "wrk", Value: 150, Low: 150, High: 150},
+	{Group: "10,000", Series: "pummel", Value: 110, Low: 100, High: 125},
+	{Group: "10,000", Series: "wrk", Value: 90, Low: 85, High: 90},
+	{Group: "pipelined", Series: "pummel", Value: 900, Low: 850, High: 950},
+}
+
 func TestBars(t *testing.T) {
-	bars := []Bar{
-		{Group: "64", Series: "pummel", Value: 180, Low: 170, High: 190},
-		{Group: "64", Series: "wrk", Value: 150, Low: 150, High: 150},
-		{Group: "10,000", Series: "pummel", Value: 110, Low: 100, High: 120},
-		{Group: "10,000", Series: "wrk", Value: 90, Low: 85, High: 95},
-		{Group: "pipelined", Series: "pummel", Value: 900, Low: 850, High: 950},
-	}
+	bars := testBars
 	for _, ext := range []string{".svg", ".png"} {
 		path := filepath.Join(t.TempDir(), "bars"+ext)
 		if err := Bars(bars, "requests per client CPU-second", "requests", path); err != nil {
@@ -300,13 +304,7 @@ func TestBars(t *testing.T) {
 // group (0 where it has none), the range below and above it, one range
 // bar for each bar with a Low–High range, and the series' offset.
 func TestBarValues(t *testing.T) {
-	bars := []Bar{
-		{Group: "64", Series: "pummel", Value: 180, Low: 170, High: 190},
-		{Group: "64", Series: "wrk", Value: 150, Low: 150, High: 150},
-		{Group: "10,000", Series: "pummel", Value: 110, Low: 100, High: 125},
-		{Group: "10,000", Series: "wrk", Value: 90, Low: 85, High: 90},
-		{Group: "pipelined", Series: "pummel", Value: 900, Low: 850, High: 950},
-	}
+	bars := testBars
 	groups := []string{"64", "10,000", "pipelined"}
 	const width = vg.Length(40)
 	tests := []struct {
