@@ -41,7 +41,7 @@ func TestCheck(t *testing.T) {
 		{"mean!=900us", "0.90ms", false},
 		{"rps>=10000", "12.3k", true},
 		{"rps>=13k", "12.3k", false},
-		{"rps>1M", "12.3k", false}, // the value's own suffix, not the bound's "0.0123M",
+		{"rps>1M", "12.3k", false},        // its own suffix, not the bound's: "0.0123M"
 		{"errors<0.1%", "2.7%", false},    // 4+6+15+2 = 27 of 1,000 outcomes
 		{"errors<=27", "27", true},        // a count
 		{"errors_timeout==0", "6", false}, // one class
