@@ -164,7 +164,7 @@ func OneLine(s string) string {
 }
 
 // FormatCount formats n with commas between thousands: "40,000".
-func FormatCount(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) }
+func FormatCount(n int64) string { return GroupThousands(strconv.FormatInt(n, 10)) }
 
 // FormatCountOf is FormatCount of a count held as a float (a median of
 // counts may fall halfway; it rounds).
@@ -172,25 +172,28 @@ func FormatCountOf(n float64) string { return FormatCount(int64(math.Round(n))) 
 
 // FormatRate formats a rate with two decimals and commas between
 // thousands: "2,246,229.09".
-func FormatRate(f float64) string {
-	whole, frac, ok := strings.Cut(strconv.FormatFloat(f, 'f', 2, 64), ".")
-	if ok {
-		return groupDigits(whole) + "." + frac
-	}
-	return groupDigits(whole)
-}
+func FormatRate(f float64) string { return GroupThousands(strconv.FormatFloat(f, 'f', 2, 64)) }
 
-func groupDigits(s string) string {
-	sign, digits := "", s
-	if strings.HasPrefix(s, "-") {
-		sign, digits = "-", s[1:]
+// GroupThousands puts commas between the thousands of a number written
+// in decimals: "12000" becomes "12,000", "-2246229.09" "-2,246,229.09".
+// Every number pummel prints with commas (tables, chart axes) goes
+// through it.
+func GroupThousands(number string) string {
+	whole, fraction, hasFraction := strings.Cut(number, ".")
+	sign := ""
+	if rest, ok := strings.CutPrefix(whole, "-"); ok {
+		sign, whole = "-", rest
 	}
 	var b strings.Builder
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
+	b.WriteString(sign)
+	for i, digit := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
-		b.WriteRune(d)
+		b.WriteRune(digit)
 	}
-	return sign + b.String()
+	if hasFraction {
+		b.WriteString("." + fraction)
+	}
+	return b.String()
 }

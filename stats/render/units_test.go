@@ -146,6 +146,29 @@ func TestFormatDuration(t *testing.T) {
 	}
 }
 
+// TestNumbers: the one number formatter that tables, compare and chart
+// axes share.
+func TestNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{GroupThousands("12"), "12"},
+		{GroupThousands("12000"), "12,000"},
+		{GroupThousands("-2246229.09"), "-2,246,229.09"},
+		{GroupThousands("0.125"), "0.125"},
+		{GroupThousands("1234.5"), "1,234.5"},
+		{FormatCount(40000), "40,000"},
+		{FormatCount(-1234567), "-1,234,567"},
+		{FormatCountOf(2.5), "3"},
+		{FormatRate(5549.834), "5,549.83"},
+		{FormatRate(0), "0.00"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
 func TestPrintUnits(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
