@@ -86,7 +86,7 @@ func (e Expr) display(v float64) string {
 	case e.unit == "%":
 		return render.FormatSignificant(v) + "%"
 	case e.fig.kind == rateKind:
-		return render.FormatMetric(v * e.scale)
+		return render.FormatCompact(v * e.scale)
 	}
 	return display(e.fig.kind, v*e.scale)
 }

@@ -101,15 +101,15 @@ func FormatSignificant(v float64) string {
 	return s
 }
 
-// metricSuffixes are the suffixes FormatMetric picks from, each 1000
+// metricSuffixes are the suffixes FormatCompact picks from, each 1000
 // times the one before; a count typed with one means the same (k, M, G).
 var metricSuffixes = []string{"", "k", "M", "G", "T"}
 
-// FormatMetric prints a rate or a count in three significant digits with
+// FormatCompact prints a rate or a count in three significant digits with
 // the suffix its own size chooses: "950", "55.6k", "1.23M". It is for
 // short places (a threshold's value), where a figure's suffix must not be
 // the one its bound was written with ("0.0556M").
-func FormatMetric(v float64) string {
+func FormatCompact(v float64) string {
 	i := 0
 	for i+1 < len(metricSuffixes) && math.Abs(roundSignificant(v)) >= 1000 {
 		v /= 1000

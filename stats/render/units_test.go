@@ -60,7 +60,9 @@ func TestFormatTimeS(t *testing.T) {
 	}
 }
 
-func TestFormatBinaryAndMetric(t *testing.T) {
+// TestFormatSizesAndNumbers: wrk's tables, the sizes pummel prints in
+// binary units, and the short numbers of threshold values.
+func TestFormatSizesAndNumbers(t *testing.T) {
 	const k, m, g, tb = 1 << 10, 1 << 20, 1 << 30, 1 << 40
 	for _, tt := range []struct {
 		name   string
@@ -86,22 +88,6 @@ func TestFormatBinaryAndMetric(t *testing.T) {
 		{"machine memory in GiB", FormatBytes, 8_323_002_368, "7.75GiB"},
 		{"bytes: TiB is the last unit", FormatBytes, 1024 * tb, "1024.00TiB"},
 		{"wrk's Transfer/sec keeps wrk's MB", wrkBytes, 134.46 * m, "134.46MB"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.format(tt.n); got != tt.want {
-				t.Errorf("format(%v) = %q, want %q", tt.n, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestFormatSignificantAndMetric(t *testing.T) {
-	for _, tt := range []struct {
-		name   string
-		format func(float64) string
-		v      float64
-		want   string
-	}{
 		{"three digits", FormatSignificant, 23.4123, "23.4"},
 		{"below one", FormatSignificant, 0.1234, "0.123"},
 		{"small", FormatSignificant, 0.00123, "0.00123"},
@@ -109,18 +95,18 @@ func TestFormatSignificantAndMetric(t *testing.T) {
 		{"trailing zeros dropped", FormatSignificant, 100, "100"},
 		{"one decimal", FormatSignificant, 2.5, "2.5"},
 		{"zero", FormatSignificant, 0, "0"},
-		{"under a thousand: no suffix", FormatMetric, 950, "950"},
-		{"issue 27: rps>1M shows 55.6k", FormatMetric, 55_600, "55.6k"},
-		{"thousands", FormatMetric, 12_345.6, "12.3k"},
-		{"rounds up into the next suffix", FormatMetric, 999.6, "1k"},
-		{"millions", FormatMetric, 1_234_567, "1.23M"},
-		{"billions", FormatMetric, 2e9, "2G"},
-		{"fractions", FormatMetric, 0.5, "0.5"},
-		{"T is the last suffix", FormatMetric, 5e15, "5000T"},
+		{"under a thousand: no suffix", FormatCompact, 950, "950"},
+		{"issue 27: rps>1M shows 55.6k", FormatCompact, 55_600, "55.6k"},
+		{"thousands", FormatCompact, 12_345.6, "12.3k"},
+		{"rounds up into the next suffix", FormatCompact, 999.6, "1k"},
+		{"millions", FormatCompact, 1_234_567, "1.23M"},
+		{"billions", FormatCompact, 2e9, "2G"},
+		{"fractions", FormatCompact, 0.5, "0.5"},
+		{"T is the last suffix", FormatCompact, 5e15, "5000T"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.format(tt.v); got != tt.want {
-				t.Errorf("format(%v) = %q, want %q", tt.v, got, tt.want)
+			if got := tt.format(tt.n); got != tt.want {
+				t.Errorf("format(%v) = %q, want %q", tt.n, got, tt.want)
 			}
 		})
 	}
