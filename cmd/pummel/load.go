@@ -10,6 +10,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/environment"
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
@@ -35,6 +36,9 @@ func (l *loader) run(c *cli.Context) error {
 	l.opts.scriptArgs = c.Args().Tail()
 	if len(l.opts.scriptArgs) > 0 && l.opts.scriptArgs[0] == "--" {
 		l.opts.scriptArgs = l.opts.scriptArgs[1:]
+	}
+	if _, isRate := parse.Rate(l.opts.target); isRate && l.opts.quiet {
+		return usageError{quietHint}
 	}
 	if len(l.opts.scriptArgs) > 0 && l.opts.script == "" {
 		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", l.opts.scriptArgs[0])}
