@@ -1,8 +1,24 @@
 package main
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHabitsOfOtherTools: a flag spelled as ab, hey, oha or Vegeta spell
@@ -52,4 +68,63 @@ func TestEditDistance(t *testing.T) {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// TestCertificateRejectedSaysWhatToDo: a server certificate that cannot
+// be verified ends the run with the flags that fix it.
+func TestCertificateRejectedSaysWhatToDo(t *testing.T) {
+	srv, ca := tlsServer(t, time.Now().Add(time.Hour))
+	expired, expiredCA := tlsServer(t, time.Now().Add(-time.Hour))
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	const trust = "pass --cacert FILE (the PEM of the CA that signed it), or --insecure to skip verification"
+	tests := []struct {
+		name        string
+		args        []string
+		cause, hint string
+	}{
+		{"unknown authority", []string{srv.URL + "/"}, "unknown authority", trust},
+		{"another host's name", []string{"--cacert", ca, "https://localhost:" + port + "/"}, "wanted to match localhost",
+			"use a host name the certificate holds, or --insecure to skip verification"},
+		{"expired", []string{"--cacert", expiredCA, expired.URL + "/"}, "expired", trust},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"-n", "2", "-c", "1", "-q"}, tt.args...)
+			code, _, stderr := pummel(t.Context(), args...)
+			if code != exitFailed || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.cause) || !strings.Contains(stderr, tt.hint) {
+				t.Errorf("pummel %q: exit %d, stderr %q; want exit 1 and one line with %q and %q", args, code, stderr, tt.cause, tt.hint)
+			}
+		})
+	}
+}
+
+// tlsServer starts an HTTPS server on 127.0.0.1 with a self-signed
+// certificate for 127.0.0.1 only, valid until notAfter, and returns it
+// with the certificate's PEM file.
+func tlsServer(t *testing.T, notAfter time.Time) (*httptest.Server, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pummel test"},
+		NotBefore: notAfter.Add(-24 * time.Hour), NotAfter: notAfter,
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshakes pummel abandons
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv, ca
 }
