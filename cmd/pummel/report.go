@@ -59,6 +59,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return usageError{fmt.Sprintf("report: %v", err)}
 			}
+			if differ := stats.LoadDifferences(rs); len(differ) > 0 && plots.dir != "" && len(outs) == 0 && !c.IsSet("format") {
+				return plots.drawOnly(c.App.ErrWriter, named(names, rs), differ)
+			}
 			warnMerge(c.App.ErrWriter, rs, res)
 			// The charts come first: the markdown links those written.
 			links, chartErr := plots.write(named(names, rs), o.outputs.Value())
@@ -122,6 +125,17 @@ func (p reportPlots) write(results []chart.Named, outputs []string) (map[string]
 		links[md] = paths
 	}
 	return links, errors.Join(errs...)
+}
+
+// drawOnly draws the charts of results of different loads side by side,
+// and says why no merged report follows: it would describe none of them.
+func (p reportPlots) drawOnly(stderr io.Writer, results []chart.Named, differ []string) error {
+	if _, err := p.write(results, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "pummel: charts of %d results written to %s; no merged report, as their loads differ (%s)\n",
+		len(results), p.dir, strings.Join(differ, ", "))
+	return nil
 }
 
 // linkCharts makes each markdown output end with a "Charts" section
