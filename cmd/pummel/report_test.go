@@ -183,3 +183,33 @@ func TestReportOfDifferentLoads(t *testing.T) {
 		t.Errorf("first line %q: want the warning of different loads, before the report", first)
 	}
 }
+
+// TestReportPlotLabels: --label names each file's lines in the charts'
+// legends, one label per file.
+func TestReportPlotLabels(t *testing.T) {
+	a, b := differentLoads(t)
+	charts := filepath.Join(t.TempDir(), "charts")
+	if code, _, stderr := pummel(t.Context(), "report", "--plot", charts, "--label", "before", "--label", "after fix", a, b); code != 0 {
+		t.Fatalf("report --plot --label: exit %d: %s", code, stderr)
+	}
+	svg, err := os.ReadFile(filepath.Join(charts, "spectrum.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, label := range []string{">before<", ">after fix<"} {
+		if !strings.Contains(string(svg), label) {
+			t.Errorf("the spectrum's legend lacks %s", label)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(charts, "timeline-after-fix.svg")); err != nil {
+		t.Error(err)
+	}
+	for _, args := range [][]string{
+		{"report", "--plot", charts, "--label", "only one", a, b},
+		{"report", "--label", "a", a},
+	} {
+		if code, _, stderr := pummel(t.Context(), args...); code != exitUsage || !strings.HasPrefix(stderr, "pummel: --label: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("pummel %q: exit %d, stderr %q; want 2 and one line naming --label", args, code, stderr)
+		}
+	}
+}
