@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/urfave/cli/v2"
 )
 
@@ -40,6 +41,13 @@ const (
 	durationHint = "hey's and oha's -d BODY is -b BODY"
 	quietHint    = "-q (--quiet) takes no value; hey's and oha's -q RATE is -R RATE (hey's is per worker: -R RATE×-c)"
 )
+
+// isRate reports whether a positional argument reads as a rate: the
+// value of another tool's -q, which is --quiet here and takes none.
+func isRate(arg string) bool {
+	_, ok := parse.Rate(arg)
+	return ok
+}
 
 // unknownFlag is the line for a flag the command does not have: what
 // another tool's spelling is here, or the closest real flag, if any.

@@ -35,6 +35,7 @@ func TestHabitsOfOtherTools(t *testing.T) {
 		{"hey's -D", []string{"-D", "body.json", url}, "--body-file FILE"},
 		{"hey's --disable-keepalive", []string{"--disable-keepalive", url}, "is --no-keepalive"},
 		{"oha's -q", []string{"-d", "30s", "-c", "50", "-q", "100", url}, "hey's and oha's -q RATE is -R RATE"},
+		{"oha's -q after the URL", []string{url, "-q", "100"}, "hey's and oha's -q RATE is -R RATE"},
 		{"hey's -d BODY", []string{"-d", "hello", url}, "hey's and oha's -d BODY is -b BODY"},
 		{"ab's -t over -c", []string{"-t", "30", "-c", "2", url}, "-t/--threads: 30 threads for 2 connections; use at most 2; ab's -t SECONDS is -d SECONDS here"},
 		{"misspelled long flag", []string{"--conections", "3", url}, "--conections: unknown flag; did you mean --connections?"},

@@ -12,7 +12,6 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/environment"
-	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
@@ -39,10 +38,13 @@ func (l *loader) run(c *cli.Context) error {
 	if len(l.opts.scriptArgs) > 0 && l.opts.scriptArgs[0] == "--" {
 		l.opts.scriptArgs = l.opts.scriptArgs[1:]
 	}
-	if _, isRate := parse.Rate(l.opts.target); isRate && l.opts.quiet {
+	if l.opts.quiet && isRate(l.opts.target) {
 		return usageError{quietHint}
 	}
 	if len(l.opts.scriptArgs) > 0 && l.opts.script == "" {
+		if l.opts.quiet && isRate(l.opts.scriptArgs[0]) {
+			return usageError{quietHint}
+		}
 		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", l.opts.scriptArgs[0])}
 	}
 	return l.load(c)
