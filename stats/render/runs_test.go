@@ -32,12 +32,12 @@ func TestMarkdownOfRunsIsReadyToPaste(t *testing.T) {
 	if !strings.HasPrefix(md, "## Load test of GET http://127.0.0.1:8080/\n\n") {
 		t.Errorf("markdown does not open with a heading naming the target:\n%s", md)
 	}
-	for _, want := range []string{"| Requests/sec | 41000.00 | 47000.00 | 52000.00 |", "size of pummel (SHA-256"} {
+	for _, want := range []string{"| Requests/sec | 41,000.00 | 47,000.00 | 52,000.00 |", "size of pummel (SHA-256"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if !strings.Contains(text.String(), "41000.00     47000.00     52000.00") {
+	if !strings.Contains(text.String(), "41,000.00    47,000.00    52,000.00") {
 		t.Errorf("the text, which the markdown follows, lacks the spread:\n%s", text.String())
 	}
 	if strings.Contains(md, "/root/") {
