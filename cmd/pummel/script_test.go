@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -105,6 +106,37 @@ func TestLoopingScriptDoesNotHoldTheRun(t *testing.T) {
 			want := "loop.lua:4: request() was still running when the run ended"
 			if res.Requests != 3 || res.Errors.Validation != 1 || !strings.Contains(stdout, want) {
 				t.Errorf("%d responses, %d validation errors, want 3 and 1 naming %q:\n%s", res.Requests, res.Errors.Validation, want, stdout)
+			}
+		})
+	}
+}
+
+// TestLoopingOncePartEndsWithTheRun runs scripts whose top level, setup()
+// or init() never returns, with a short -d: the part is stopped within the
+// run's own length and --timeout, well before script.OnceLimit, with exit
+// 2 and the line that names the part, as when OnceLimit stops it.
+func TestLoopingOncePartEndsWithTheRun(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"top level", "local n = 0\nwhile true do n = n + 1 end\n",
+			"loop.lua:2: the top level did not return within 400ms"},
+		{"setup()", "function setup(thread)\n  local n = 0\n  while true do n = n + 1 end\nend\n",
+			"loop.lua:3: setup() did not return within 400ms"},
+		{"init()", "function init(args)\n  local n = 0\n  while true do n = n + 1 end\nend\n",
+			"loop.lua:3: init() did not return within 400ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{})
+			start := time.Now()
+			code, _, stderr := pummelBounded(t, t.Context(), "-t", "1", "-c", "1", "-d", "200ms", "--timeout", "200ms",
+				"-s", luaFile(t, tt.src), srv.URL())
+			if took := time.Since(start); took >= script.OnceLimit/2 {
+				t.Errorf("pummel took %v, want well under script.OnceLimit (%v): -d 200ms --timeout 200ms bound the script", took, script.OnceLimit)
+			}
+			if code != exitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want %d and one line containing %q", code, stderr, exitUsage, tt.want)
 			}
 		})
 	}
