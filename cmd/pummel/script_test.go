@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -139,6 +143,35 @@ func TestLoopingOncePartEndsWithTheRun(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want %d and one line containing %q", code, stderr, exitUsage, tt.want)
 			}
 		})
+	}
+}
+
+// TestResultRecordsTheScriptsRequest runs a script that sets wrk.method,
+// path, body and headers: the JSON's config records the request sent, its
+// secret header redacted, and the script by base name and digest.
+func TestResultRecordsTheScriptsRequest(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	src := "wrk.method = 'POST'\nwrk.path = '/other?q=1'\nwrk.body = '0123456789abcdef'\n" +
+		"wrk.headers['X-Test'] = '1'\nwrk.headers['Authorization'] = 'Bearer s3cr3t-t0ken'\n"
+	path := luaFile(t, src)
+	code, stdout, stderr := pummelBounded(t, t.Context(), "-t", "1", "-c", "1", "-n", "3", "--format", "json", "-s", path, srv.URL())
+	var res stats.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+	c, sum := res.Config, sha256.Sum256([]byte(src))
+	if c.Method != "POST" || !strings.HasSuffix(c.URL, "/other?q=1") || c.BodyBytes != 16 || c.Request != "" ||
+		!slices.Contains(c.Headers, "X-Test: 1") || !slices.Contains(c.Headers, "Authorization: "+redact.Redacted) ||
+		c.Script != "loop.lua" || c.ScriptSHA256 != hex.EncodeToString(sum[:]) || len(c.RequestSHA256) != 64 {
+		t.Errorf("config %+v: want POST /other?q=1, 16 bytes, X-Test, Authorization redacted, loop.lua and digests", c)
+	}
+	for _, key := range []string{`"request_sha256": "`, `"script": "loop.lua"`, `"script_sha256": "`} {
+		if !strings.Contains(stdout, key) {
+			t.Errorf("the JSON lacks %s", key)
+		}
+	}
+	if strings.Contains(stdout, "s3cr3t-t0ken") {
+		t.Errorf("the JSON holds the script's token:\n%s", stdout)
 	}
 }
 

@@ -34,11 +34,15 @@ package script
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -88,6 +92,7 @@ type Options struct {
 // Threads made from it.
 type Program struct {
 	name   string             // the script path as given, used in error messages
+	sum    [sha256.Size]byte  // SHA-256 of the script's source
 	args   []string           // script arguments, init's args[1..]
 	target Target             // normalised command-line request
 	proto  *lua.FunctionProto // compiled once, shared read-only by all states
@@ -123,7 +128,7 @@ func Load(ctx context.Context, path string, o Options) (*Program, error) {
 	if o.Output == nil {
 		o.Output = os.Stdout
 	}
-	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit, budget: o.Limit}
+	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit, budget: o.Limit, sum: sha256.Sum256(src)}
 	p.setup, p.guard, p.wrk = p.newState()
 	if err := p.guard.once(ctx, stage(p.limit, p.budget), func() error { return p.runChunk(p.setup, p.guard) }); err != nil {
 		p.guard.close()
@@ -162,6 +167,24 @@ func (p *Program) Threads(ctx context.Context, n int, addr string) ([]*Thread, e
 	}
 	p.threads = append(p.threads, threads...)
 	return threads, nil
+}
+
+// Name is the script's file name, without its directory: what a result
+// records of it, free of local paths.
+func (p *Program) Name() string { return filepath.Base(p.name) }
+
+// SHA256 is the hex SHA-256 of the script's source.
+func (p *Program) SHA256() string { return hex.EncodeToString(p.sum[:]) }
+
+// WriteInputs writes to h what the requests the script makes depend on,
+// besides the request the command line describes: its source's digest and
+// its arguments. Its shard (wrk.shard) is left out: every part of a sharded
+// load writes the same.
+func (p *Program) WriteInputs(h hash.Hash) {
+	h.Write(p.sum[:])
+	for _, a := range p.args {
+		fmt.Fprintf(h, "%d:%s", len(a), a)
+	}
 }
 
 // Static reports whether no Thread defines request(), response() or delay()
