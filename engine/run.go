@@ -26,8 +26,9 @@ type load struct {
 	fromScript bool
 	// sent is the Config whose request is sent: cfg, or a copy with the
 	// fields a script set (see useScriptFields).
-	sent *Config
-	dialer    *dialer
+	sent   *Config
+	digest string // requestDigest of cfg
+	dialer *dialer
 	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
 	deadlineSlack time.Duration
 	ctx           context.Context // cancelled when the run stops
@@ -194,6 +195,7 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	r := &load{
 		cfg:           cfg,
 		sent:          cfg,
+		digest:        requestDigest(cfg, request),
 		request:       request,
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Checks.needsBody(),

@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -31,17 +32,27 @@ func (c *Config) RecordRequest(rc *stats.Config) {
 // recordSent writes into rc what the run sent, rather than what the
 // command line asked for: the request as a script's wrk fields left it,
 // or, when its request() made each request, that it did (Request), with
-// no method, headers or body. RequestSHA256 digests the bytes of the one
-// request, or what request() makes them from (the command line's request,
-// the script and its arguments): the same for every part of one sharded
-// load, and different for another request, whatever its length.
+// no method, headers or body; and the digest of what the requests were
+// made from (see requestDigest).
 func (r *load) recordSent(rc *stats.Config) {
 	r.sent.RecordRequest(rc)
-	h := sha256.New()
-	h.Write(r.request)
 	if r.fromScript {
-		r.cfg.Script.WriteInputs(h)
 		rc.Method, rc.Headers, rc.BodyBytes, rc.Request = "", nil, 0, RequestFromScript
 	}
-	rc.RequestSHA256 = hex.EncodeToString(h.Sum(nil))
+	rc.RequestSHA256 = r.digest
+}
+
+// requestDigest is the hex SHA-256 of what the requests of a run of c
+// are made from: c's URL and request (request, its bytes), and a script's
+// source and arguments. Every part of one sharded load has the same, even
+// when its script sends each part other requests (wrk.shard); another
+// body, header value or script has another, whatever its length.
+func requestDigest(c *Config, request []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%d:", c.URL, len(request))
+	h.Write(request)
+	if c.Script != nil {
+		c.Script.WriteInputs(h)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -19,7 +19,7 @@ func TestRunRecordsWhatWasSent(t *testing.T) {
 	tests := []struct {
 		name   string
 		src    string
-		seen   seen // method, path and body the server received
+		seen   seen         // method, path and body the server received
 		config stats.Config // with at most one header, the one wanted among the script's
 	}{
 		{"wrk fields", fields, seen{method: "POST", path: "/other", body: "0123456789abcdef"},
@@ -84,7 +84,7 @@ func TestRequestDigestTellsRequestsApart(t *testing.T) {
 	if a, b := digest("aaaa", "", Shard{}), digest("bbbb", "", Shard{}); a == b {
 		t.Errorf("bodies aaaa and bbbb: one digest %s", a)
 	}
-	for _, src := range []string{"", "wrk.path = '/x'\n", request} {
+	for _, src := range []string{"", "wrk.path = '/' .. wrk.shard.index\n", request} {
 		if a, b := digest("aaaa", src, Shard{0, 2}), digest("aaaa", src, Shard{1, 2}); a != b || a == "" {
 			t.Errorf("script %q: shards 0/2 and 1/2 have digests %q and %q, want one", src, a, b)
 		}

@@ -240,12 +240,13 @@ type Config struct {
 	// Request is "from script" when a script's request() made each
 	// request; "" otherwise.
 	Request string `json:"request,omitempty"`
-	// RequestSHA256 is the hex SHA-256 of the request's bytes, or, with
-	// Request "from script", of what request() makes them from (the
-	// command line's request, the script's source and its arguments):
-	// equal for every part of one sharded load, so that parts of
-	// different loads are told apart. A digest reveals none of the
-	// secrets it covers. "" in results of older versions.
+	// RequestSHA256 is the hex SHA-256 of what the requests were made
+	// from: the command line's URL and request bytes, and a script's
+	// source and arguments. It is equal for every part of one sharded
+	// load (even when a script sends each part other requests, by
+	// wrk.shard) and differs for another body, header value or script,
+	// whatever its length. The digest reveals none of the secrets it
+	// covers. "" in results of older versions.
 	RequestSHA256 string `json:"request_sha256,omitempty"`
 	// Script is the -s script's file name, without its directory, and
 	// ScriptSHA256 the hex SHA-256 of its content.

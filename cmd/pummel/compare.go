@@ -44,11 +44,11 @@ func compareCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			base, _, err := readResults(basePaths, c.App.Reader, c.App.ErrWriter)
+			base, _, _, err := readResults(basePaths, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
-			next, _, err := readResults(newPaths, c.App.Reader, c.App.ErrWriter)
+			next, _, _, err := readResults(newPaths, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
