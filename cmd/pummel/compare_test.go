@@ -96,6 +96,8 @@ func TestCompareMaxRegressionBadInput(t *testing.T) {
 	for bound, want := range map[string]string{
 		"5":          `--max-regression "5": "5" is not a percentage`,
 		"p98=5%":     `--max-regression "p98=5%": unknown figure`,
+		"nan%":       `--max-regression "nan%": "nan%" is not a percentage`,
+		"p99=NaN%":   `--max-regression "p99=NaN%": "NaN%" is not a percentage`,
 		"startup=5%": `--max-regression "startup=5%": BASE lacks startup`,
 	} {
 		code, stdout, stderr := pummel(t.Context(), "compare", "--max-regression", bound, base, next)
