@@ -110,3 +110,14 @@ func TestNoOutputShowsASecret(t *testing.T) {
 		}
 	}
 }
+
+// TestURLErrorHidesTheUserName: an error line that quotes the URL hides
+// its user name, a credential by itself (http://TOKEN@host/).
+func TestURLErrorHidesTheUserName(t *testing.T) {
+	for _, url := range []string{"http://planted-urluser-15@h/a b", "ftp://planted-urluser-15@h/"} {
+		code, stdout, stderr := pummel(t.Context(), "-n", "1", url)
+		if code != exitUsage || !strings.Contains(stderr, "URL: ") || strings.Contains(stdout+stderr, "planted-urluser-15") {
+			t.Errorf("%s: exit %d, stderr %q: want 2 and the user name hidden", url, code, stderr)
+		}
+	}
+}
