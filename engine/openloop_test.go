@@ -194,3 +194,35 @@ func TestAResponseCountsInOneClassOnly(t *testing.T) {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
 	}
 }
+
+// TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps runs far above what
+// the connections can carry against a slow server: every connection is
+// busy and a request is always due. The run must end at -d (give or take
+// the grace its last responses get), not --timeout after it, and the
+// client must sleep while no connection can send, not spin.
+func TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps(t *testing.T) {
+	const d, timeout, delay = 1500 * time.Millisecond, 4 * time.Second, 600 * time.Millisecond
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{Delay: delay})
+			began := time.Now()
+			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{5000}, Duration: d, Timeout: timeout,
+				Connections: 4, Threads: 1})
+			took := time.Since(began)
+			if took > d+timeout/2 {
+				t.Errorf("a %v run took %v: it must end at -d, not wait out the requests it could not send", d, took)
+			}
+			// 4 connections answered every 600 ms send about 4 requests
+			// per 600 ms: a client that sleeps until one frees spends
+			// next to nothing; one that spins, a whole CPU. 30% of
+			// one CPU leaves room for a noisy machine.
+			if cpu := res.Client.CPUSeconds; cpu > 0.3*took.Seconds() {
+				t.Errorf("the client used %.2fs of CPU in a %v run that sent %d requests: it spins while every connection is busy",
+					cpu, took.Round(time.Millisecond), srv.Requests())
+			}
+			if res.Requests == 0 || res.ScheduleLag == nil || res.ScheduleLag.LateSends == 0 {
+				t.Errorf("%d responses, lag %+v: the late sends should be measured", res.Requests, res.ScheduleLag)
+			}
+		})
+	}
+}
