@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -224,5 +225,24 @@ func TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps(t *testing.T) {
 				t.Errorf("%d responses, lag %+v: the late sends should be measured", res.Requests, res.ScheduleLag)
 			}
 		})
+	}
+}
+
+func TestTheScheduleWarningPrintsDurationsInTheToolsUnits(t *testing.T) {
+	tests := []struct {
+		p99  float64 // microseconds
+		want string
+	}{
+		{3883926, "p99 lag 3.88s"},
+		{12500, "p99 lag 12.50ms"},
+		{500, "p99 lag 500.00us"},
+	}
+	for _, tt := range tests {
+		st := stats.Result{Requests: 100, TargetRate: 1000, AchievedRate: 500,
+			ScheduleLag: &stats.ScheduleLag{P99: tt.p99, LateSends: 90}}
+		w := scheduleWarnings(st)
+		if len(w) != 1 || !strings.Contains(w[0], tt.want) || !strings.Contains(w[0], "more than 2.00ms late") {
+			t.Errorf("p99 lag %.0fus: warning %q, want %q and the late-send bound as text prints durations", tt.p99, w, tt.want)
+		}
 	}
 }
