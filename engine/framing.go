@@ -133,5 +133,11 @@ func nextLine(b []byte, pos int) (line []byte, next int, ok bool) {
 	return line, pos + i + 1, true
 }
 
+// isHead reports whether req, one request, is a HEAD request: the
+// response to it has no body, whatever its header says (RFC 9110 §9.3.2).
+func isHead(req []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(req, "\r\n"), []byte("HEAD "))
+}
+
 // blank reports whether b holds only CR and LF bytes.
 func blank(b []byte) bool { return len(bytes.TrimLeft(b, "\r\n")) == 0 }

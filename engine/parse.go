@@ -59,7 +59,9 @@ type parser struct {
 	// interim is set while the header just read was an interim (1xx)
 	// response's: the final response follows.
 	interim bool
-	// head is true when the request is HEAD: its responses have no body.
+	// head is true when the request the next response answers is HEAD:
+	// that response has no body. The connection sets it for each response
+	// when a script makes the requests, whose methods may differ.
 	head bool
 	// keepBody keeps up to maxKeptBody of each body in body.
 	keepBody bool
