@@ -169,11 +169,11 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	}
 	hp := hps.get()
 	defer hps.put(hp)
-	h, err := hp.parse(b[:end])
+	h, length, err := hp.parse(b[:end])
 	if err != nil {
 		return n, false, err
 	}
-	status, length, closeConn := h.StatusCode(), h.ContentLength(), h.ConnectionClose()
+	status, closeConn := h.StatusCode(), h.ConnectionClose()
 	if p.interim = status >= 100 && status < 200 && status != 101; p.interim {
 		return n + end, true, nil
 	}
@@ -349,10 +349,11 @@ func (p *parser) keep(b []byte) {
 // headers from a bufio.Reader only, so the header's bytes are handed to it
 // through one, which must hold the whole header.
 type headerParser struct {
-	h    fasthttp.ResponseHeader
-	src  bytes.Reader
-	br   *bufio.Reader
-	crlf []byte // a bare-LF header rewritten with CRLF line ends
+	h     fasthttp.ResponseHeader
+	src   bytes.Reader
+	br    *bufio.Reader
+	crlf  []byte // a bare-LF header rewritten with CRLF line ends
+	plain []byte // a header with its Transfer-Encoding fields recoded
 }
 
 // headerParserSize is a header parser's first buffer; a larger header
@@ -365,23 +366,40 @@ func newHeaderParser() *headerParser {
 	return hp
 }
 
-// parse parses one whole header, its empty line included. fasthttp wants
-// CRLF line ends; a header with bare LF ones (which RFC 9112 lets a client
-// accept) is rewritten first.
-func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
+// parse parses one whole header, its empty line included, and returns it
+// with the length of the body it frames, as fasthttp gives it: -1 chunked,
+// -2 until the server closes. fasthttp wants CRLF line ends; a header with
+// bare LF ones (which RFC 9112 lets a client accept) is rewritten first.
+//
+// fasthttp takes one Transfer-Encoding field, "chunked", and refuses any
+// other. Codings such as "gzip, chunked" are valid HTTP/1.1, and only the
+// final one frames the body (RFC 9112 §6.3): chunked, or else the body
+// ends when the server closes. Such a header is parsed again with its
+// Transfer-Encoding fields recoded to the framing they give. The body's
+// bytes are counted as they come, never decoded.
+func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, int, error) {
 	if bareLF(head) {
 		hp.crlf = withCRLF(hp.crlf[:0], head)
 		head = hp.crlf
 	}
+	if !hp.read(head) {
+		var coded bool
+		if hp.plain, coded = recoded(hp.plain[:0], head); !coded || !hp.read(hp.plain) {
+			return nil, 0, errMalformed
+		}
+	}
+	return &hp.h, hp.h.ContentLength(), nil
+}
+
+// read has fasthttp parse head, a whole header with CRLF line ends; it
+// reports whether fasthttp took it.
+func (hp *headerParser) read(head []byte) bool {
 	hp.src.Reset(head)
 	if hp.br.Size() < len(head) {
 		hp.br = bufio.NewReaderSize(&hp.src, len(head))
 	}
 	hp.br.Reset(&hp.src)
-	if err := hp.h.Read(hp.br); err != nil || hp.br.Buffered() != 0 {
-		return nil, errMalformed
-	}
-	return &hp.h, nil
+	return hp.h.Read(hp.br) == nil && hp.br.Buffered() == 0
 }
 
 // headerParsers lends header parsers: an event loop owns one, used by all
