@@ -389,14 +389,19 @@ func (c *loopConn) backOff() {
 	c.l.wakes.set(&c.timed, time.Now().Add(c.nextBackoff()))
 }
 
-// expired handles a deadline: a dial or a request timed out.
+// expired handles a deadline: a dial or a request timed out, the request
+// perhaps still being written (as the goroutine transport's write fails).
 func (c *loopConn) expired() {
-	if c.state == connecting {
+	switch c.state {
+	case connecting:
 		c.shut()
 		c.dialFailed(errDialTimeout)
 		return
+	case writing:
+		c.fail(writeFailure(os.ErrDeadlineExceeded))
+	default:
+		c.timedOut()
 	}
-	c.timedOut()
 	c.afterFailure()
 }
 
