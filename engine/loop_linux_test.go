@@ -55,10 +55,10 @@ func TestGracedBatchesTeachNothing(t *testing.T) {
 	}
 }
 
-// A deadline that passes while a pipelined batch sits in the socket under
-// its low-water mark (a grace that would come later still) reads the
-// batch: responses that all arrived are answered, not timed out.
-func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
+// loopConnTo returns the one connection of a new event loop, connected
+// over loopback to a server whose end of it comes second.
+func loopConnTo(t *testing.T) (*loopConn, net.Conn) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.close()
+	l.transport = &loops{family: unix.AF_INET}
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -81,10 +81,19 @@ func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
 	unix.SetNonblock(fd, true) //nolint:errcheck // a blocking read would hang the test, not pass it
 	c := l.conns[0]
-	c.fd, c.state, c.lowWater, c.k, c.inflight, c.sent = fd, awaiting, 1, 2, 2, time.Now()
+	c.fd, c.state, c.lowWater = fd, awaiting, 1
+	t.Cleanup(func() { c.shut(); l.close(); srv.Close() })
+	return c, srv
+}
+
+// A deadline that passes while a pipelined batch sits in the socket under
+// its low-water mark (a grace that would come later still) reads the
+// batch: responses that all arrived are answered, not timed out.
+func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
+	c, srv := loopConnTo(t)
+	c.k, c.inflight, c.sent = 2, 2, time.Now()
 	c.setLowWater(1 << 14) // a guess above what comes: 2 responses of 38 bytes
 	c.l.wakes.set(&c.timed, time.Now().Add(time.Hour))
 	const response = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
@@ -96,5 +105,21 @@ func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	if c.state != idle || c.inflight != 0 || c.served != 2 {
 		t.Errorf("after the deadline: state %d, in flight %d, answered %d; want idle, 0, 2", c.state, c.inflight, c.served)
 	}
-	c.shut()
+}
+
+// The last response of a batch, once its header is read, is waited for by
+// its own length, not by the smallest response seen before: smaller, it
+// still ends its batch when it ends.
+func TestLowWaterWaitsForTheLastResponseByItsLength(t *testing.T) {
+	c, _ := loopConnTo(t)
+	head := []byte("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
+	c.k, c.inflight, c.smallest = 8, 1, 4000 // seven answered; the estimate: 4,000 bytes each
+	n, nx := c.received(head, time.Now(), &c.l.hp)
+	if n != len(head) || nx != awaitMore {
+		t.Fatalf("received %d of the header, next %d", n, nx)
+	}
+	c.armLowWater()
+	if c.lowWater != 10 {
+		t.Errorf("low-water mark %d, want the body's 10 bytes", c.lowWater)
+	}
 }

@@ -28,7 +28,16 @@ import (
 func (c *loopConn) armLowWater() {
 	need := 1
 	if c.k > 1 && c.smallest > 0 && !c.shrank && c.l.transport.family != unix.AF_UNIX {
-		need = max(1, c.inflight*c.smallest-c.partial-len(c.carry))
+		// The response being read brings at least the rest of the
+		// smallest, or once its header gave its length, exactly what
+		// that leaves: a last response smaller than the estimate then
+		// ends its batch when it ends. Each one behind it brings at
+		// least the smallest.
+		rest := int64(c.smallest - c.partial - len(c.carry))
+		if left, ok := c.p.bodyLeft(); ok {
+			rest = left
+		}
+		need = int(min(max(1, int64(c.inflight-1)*int64(c.smallest)+rest), maxLowWater))
 	}
 	c.setLowWater(need)
 	if need > 1 {
@@ -38,6 +47,10 @@ func (c *loopConn) armLowWater() {
 		c.l.wakes.set(&c.timed, time.Now().Add(c.grace))
 	}
 }
+
+// maxLowWater bounds the mark, an int32 to the kernel (which bounds it
+// further, to half the socket's receive buffer).
+const maxLowWater = 1 << 30
 
 // setLowWater sets SO_RCVLOWAT, when it changes.
 func (c *loopConn) setLowWater(n int) {

@@ -141,6 +141,13 @@ func (p *parser) bulk() bool {
 	return false
 }
 
+// bodyLeft returns how many bytes of the response being read are still
+// to come, when its framing says: the rest of a Content-Length body. ok is
+// false elsewhere (a header, a chunked body, one that ends at the close).
+func (p *parser) bodyLeft() (n int64, ok bool) {
+	return p.remaining, p.state == inLength
+}
+
 // bulkBody is the rest of a body above which bulk is true.
 const bulkBody = 4 << 10
 
