@@ -169,6 +169,7 @@ func TestParserRemembersTheHeader(t *testing.T) {
 func FuzzParser(f *testing.F) {
 	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\r\nabc\r\n0\r\nT: 1\r\n\r\n", uint64(1))
 	f.Add("HTTP/1.1 200 OK\nContent-Length: 2\n\nok", uint64(2))
+	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n", uint64(3))
 	f.Fuzz(func(t *testing.T, stream string, seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		var first []parsed
