@@ -176,11 +176,11 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	}
 	hp := hps.get()
 	defer hps.put(hp)
-	h, length, err := hp.parse(b[:end])
+	h, err := hp.parse(b[:end])
 	if err != nil {
 		return n, false, err
 	}
-	status, closeConn := h.StatusCode(), h.ConnectionClose()
+	status, length, closeConn := h.StatusCode(), h.ContentLength(), h.ConnectionClose()
 	if p.interim = status >= 100 && status < 200 && status != 101; p.interim {
 		return n + end, true, nil
 	}
@@ -373,10 +373,9 @@ func newHeaderParser() *headerParser {
 	return hp
 }
 
-// parse parses one whole header, its empty line included, and returns it
-// with the length of the body it frames, as fasthttp gives it: -1 chunked,
-// -2 until the server closes. fasthttp wants CRLF line ends; a header with
-// bare LF ones (which RFC 9112 lets a client accept) is rewritten first.
+// parse parses one whole header, its empty line included. fasthttp wants
+// CRLF line ends; a header with bare LF ones (which RFC 9112 lets a client
+// accept) is rewritten first.
 //
 // fasthttp takes one Transfer-Encoding field, "chunked", and refuses any
 // other. Codings such as "gzip, chunked" are valid HTTP/1.1, and only the
@@ -384,7 +383,7 @@ func newHeaderParser() *headerParser {
 // ends when the server closes. Such a header is parsed again with its
 // Transfer-Encoding fields recoded to the framing they give. The body's
 // bytes are counted as they come, never decoded.
-func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, int, error) {
+func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
 	if bareLF(head) {
 		hp.crlf = withCRLF(hp.crlf[:0], head)
 		head = hp.crlf
@@ -392,10 +391,10 @@ func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, int, error
 	if !hp.read(head) {
 		var coded bool
 		if hp.plain, coded = recoded(hp.plain[:0], head); !coded || !hp.read(hp.plain) {
-			return nil, 0, errMalformed
+			return nil, errMalformed
 		}
 	}
-	return &hp.h, hp.h.ContentLength(), nil
+	return &hp.h, nil
 }
 
 // read has fasthttp parse head, a whole header with CRLF line ends; it
