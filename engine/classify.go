@@ -38,6 +38,9 @@ const (
 	causeResetMidResponse  = "reset mid-response"
 	// causeUnsolicited: bytes arrived when no request was outstanding.
 	causeUnsolicited = "unsolicited response"
+	// causeWriteTimeout: a timeout passed while the request was still
+	// being written (the server does not read it).
+	causeWriteTimeout = "while writing the request"
 )
 
 func fail(class record.ErrorClass, cause string) failure {
@@ -78,7 +81,7 @@ func connectFailure(err error) failure {
 func writeFailure(err error) failure {
 	switch {
 	case isTimeout(err):
-		return fail(record.Timeout, "while writing")
+		return fail(record.Timeout, causeWriteTimeout)
 	case errors.Is(err, syscall.EPIPE):
 		return fail(record.Write, "broken pipe")
 	case errors.Is(err, syscall.ECONNRESET):

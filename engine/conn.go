@@ -102,6 +102,9 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 			c.unsolicited()
 			return len(b), reopen
 		}
+		if c.sc != nil { // the response read next answers request k-inflight of those request() made
+			c.p.head = c.sc.heads[c.k-c.inflight]
+		}
 		m, ev, err := c.p.feed(b[n:], hp)
 		n += m
 		c.partial += m
@@ -274,7 +277,7 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 		c.scriptFailed(t, err)
 		return nil, 0, 0
 	}
-	c.sc.ends = countRequests(req, c.sc.ends)
+	c.sc.split(req)
 	k = len(c.sc.ends)
 	if extra := k - t.count; extra > 0 && t.claimed {
 		_, got := c.load.claim(extra)

@@ -27,6 +27,7 @@ func TestUnusualFramingsAreRead(t *testing.T) {
 		{"bare LF line ends", "HTTP/1.1 200 OK\nContent-Length: 2\n\nok"},
 		{"a 2,000-byte trailer", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-T: " + string(long) + "\r\n\r\n"},
 		{"a 2,000-byte chunk extension", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;" + string(long) + "\r\nok\r\n0\r\n\r\n"},
+		{"chunked after another coding", "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"},
 	}
 	for _, engine := range transports() {
 		for _, tt := range tests {
@@ -135,5 +136,45 @@ func TestLargeRequestsAreWrittenWhole(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A request still being written when its timeout passes (a server that
+// never reads an 8 MiB body) is a timeout with one cause on both
+// transports, the true one: it was still being written.
+func TestTimeoutWhileWriting(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn // accepted, never read
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
+	body := make([]byte, 8<<20)
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			res, err := Run(t.Context(), Config{URL: u, Engine: engine, Body: body, Requests: 2, Connections: 1, Threads: 1,
+				Timeout: 200 * time.Millisecond})
+			if err != nil || res.Errors.Timeout != 2 || res.ErrorCauses["timeout"][causeWriteTimeout] != 2 {
+				t.Errorf("err %v, errors %+v %v; want 2 timeouts %q", err, res.Errors, res.ErrorCauses, causeWriteTimeout)
+			}
+		})
 	}
 }

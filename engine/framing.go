@@ -1,6 +1,9 @@
 package engine
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // countRequests splits b, the bytes a script's request() returned, into
 // the HTTP/1.1 requests it holds, read as a server reads them, and returns
@@ -122,6 +125,43 @@ func lastCodingChunked(v []byte) bool {
 	return bytes.EqualFold(bytes.Trim(v, " \t"), []byte("chunked"))
 }
 
+// recoded appends head, a response header with CRLF line ends, to dst
+// with its Transfer-Encoding fields replaced by the one that frames the
+// body: "Transfer-Encoding: chunked" when chunked is the final coding of
+// the list they make together (RFC 9110 §5.3), none otherwise (the body
+// then ends when the server closes, RFC 9112 §6.3). Content-Length fields,
+// which Transfer-Encoding overrides, are left out. coded reports whether
+// head had Transfer-Encoding fields: if not, out is no use.
+func recoded(dst, head []byte) (out []byte, coded bool) {
+	_, fields, _ := nextLine(head, 0)
+	out = append(dst, head[:fields]...)
+	chunked := false
+	for pos := fields; pos < len(head); {
+		line, next, ok := nextLine(head, pos)
+		if !ok {
+			next = len(head)
+		}
+		name, value, field := bytes.Cut(line, []byte(":"))
+		name = bytes.TrimRight(name, " \t")
+		switch {
+		case field && bytes.EqualFold(name, []byte("Transfer-Encoding")):
+			if value = bytes.TrimRight(value, " \t,"); len(bytes.TrimLeft(value, " \t")) > 0 {
+				chunked = lastCodingChunked(value) // an empty field adds no coding
+			}
+			coded = true
+		case field && bytes.EqualFold(name, []byte("Content-Length")):
+			// overridden by Transfer-Encoding
+		default:
+			out = append(out, head[pos:next]...)
+		}
+		pos = next
+	}
+	if chunked {
+		out = slices.Insert(out, len(dst)+fields, []byte("Transfer-Encoding: chunked\r\n")...)
+	}
+	return out, coded
+}
+
 // nextLine returns the line that starts at pos in b, without its LF or
 // CRLF, and where the next one starts; ok is false if no LF ends it.
 func nextLine(b []byte, pos int) (line []byte, next int, ok bool) {
@@ -131,6 +171,12 @@ func nextLine(b []byte, pos int) (line []byte, next int, ok bool) {
 	}
 	line = bytes.TrimSuffix(b[pos:pos+i], []byte("\r"))
 	return line, pos + i + 1, true
+}
+
+// isHead reports whether req, one request, is a HEAD request: the
+// response to it has no body, whatever its header says (RFC 9110 §9.3.2).
+func isHead(req []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(req, "\r\n"), []byte("HEAD "))
 }
 
 // blank reports whether b holds only CR and LF bytes.

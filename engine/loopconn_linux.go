@@ -35,9 +35,11 @@ type loopConn struct {
 	readable, hangup bool
 	listed           bool // in its loop's idle list
 	// lowWater is the socket's SO_RCVLOWAT; grace how long the batch in
-	// flight may sit below it (see armLowWater), 0 until it is armed.
+	// flight may sit below it (see armLowWater), 0 until it is armed;
+	// graced is set once a grace passed in the batch.
 	lowWater int
 	grace    time.Duration
+	graced   bool
 }
 
 // connState is where a loop connection stands.
@@ -213,7 +215,7 @@ func (c *loopConn) dialFailed(err error) {
 // send starts writing the batch in hand at start, the start of its latency.
 func (c *loopConn) send(start time.Time) {
 	c.wrote(start)
-	c.off, c.grace = 0, 0
+	c.off, c.grace, c.graced = 0, 0, false
 	c.state = writing
 	c.l.deadlines.push(&c.timed, start.Add(c.load.cfg.Timeout))
 	c.write()
@@ -389,14 +391,27 @@ func (c *loopConn) backOff() {
 	c.l.wakes.set(&c.timed, time.Now().Add(c.nextBackoff()))
 }
 
-// expired handles a deadline: a dial or a request timed out.
+// expired handles a deadline: a dial or a request timed out, the request
+// perhaps still being written (as the goroutine transport's write fails).
 func (c *loopConn) expired() {
-	if c.state == connecting {
+	switch c.state {
+	case connecting:
 		c.shut()
 		c.dialFailed(errDialTimeout)
 		return
+	case writing:
+		c.fail(writeFailure(os.ErrDeadlineExceeded))
+	case awaiting:
+		// What arrived under the low-water mark is read first: a batch
+		// whose last response is complete is answered, not timed out.
+		c.setLowWater(1)
+		if c.read(); c.state != awaiting {
+			return
+		}
+		c.timedOut()
+	default:
+		c.timedOut()
 	}
-	c.timedOut()
 	c.afterFailure()
 }
 

@@ -15,8 +15,10 @@ import (
 // time the loop's batches take (plus 1 ms), then reads what is there, and
 // the connection, whose responses vary in size, goes without a mark from
 // then on. A batch that is merely slow finds its grace doubled each time
-// it passes, so it costs a few reads at most. The latency of a pipelined
-// response is taken when its batch is read (README).
+// it passes, so it costs a few reads at most; the time of a batch that
+// waited out a grace is not learnt. A deadline that passes reads what
+// arrived under the mark before it counts timeouts. The latency of a
+// pipelined response is taken when its batch is read (README).
 
 // armLowWater sets the low-water mark for the responses in flight, with
 // its grace timer; without pipelining, or before a response was seen, it
@@ -26,7 +28,16 @@ import (
 func (c *loopConn) armLowWater() {
 	need := 1
 	if c.k > 1 && c.smallest > 0 && !c.shrank && c.l.transport.family != unix.AF_UNIX {
-		need = max(1, c.inflight*c.smallest-c.partial-len(c.carry))
+		// The response being read brings at least the rest of the
+		// smallest, or once its header gave its length, exactly what
+		// that leaves: a last response smaller than the estimate then
+		// ends its batch when it ends. Each one behind it brings at
+		// least the smallest.
+		rest := int64(c.smallest - c.partial - len(c.carry))
+		if left, ok := c.p.bodyLeft(); ok {
+			rest = left
+		}
+		need = int(min(max(1, int64(c.inflight-1)*int64(c.smallest)+rest), maxLowWater))
 	}
 	c.setLowWater(need)
 	if need > 1 {
@@ -36,6 +47,10 @@ func (c *loopConn) armLowWater() {
 		c.l.wakes.set(&c.timed, time.Now().Add(c.grace))
 	}
 }
+
+// maxLowWater bounds the mark, an int32 to the kernel (which bounds it
+// further, to half the socket's receive buffer).
+const maxLowWater = 1 << 30
 
 // setLowWater sets SO_RCVLOWAT, when it changes.
 func (c *loopConn) setLowWater(n int) {
@@ -51,14 +66,19 @@ func (c *loopConn) setLowWater(n int) {
 // what is still due.
 func (c *loopConn) lowWaterGrace() {
 	c.grace *= 2
+	c.graced = true
 	c.setLowWater(1)
 	c.read()
 }
 
 // batchTimed notes how long a pipelined batch took, for the loop's
-// estimate of the next ones' (a moving average), and ends its grace.
+// estimate of the next ones' (a moving average), and ends its grace. A
+// batch that waited out a grace says how long the grace was, not how long
+// the server took: counted, it would lengthen the next graces, and
+// batches whose responses shrink would wait longer and longer (as long as
+// the timeout, and past it).
 func (c *loopConn) batchTimed(d time.Duration) {
-	if c.k > 1 {
+	if c.k > 1 && !c.graced {
 		c.l.batchTime += (d - c.l.batchTime) / 8
 	}
 	c.grace = 0

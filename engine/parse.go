@@ -59,7 +59,9 @@ type parser struct {
 	// interim is set while the header just read was an interim (1xx)
 	// response's: the final response follows.
 	interim bool
-	// head is true when the request is HEAD: its responses have no body.
+	// head is true when the request the next response answers is HEAD:
+	// that response has no body. The connection sets it for each response
+	// when a script makes the requests, whose methods may differ.
 	head bool
 	// keepBody keeps up to maxKeptBody of each body in body.
 	keepBody bool
@@ -137,6 +139,13 @@ func (p *parser) bulk() bool {
 		return true
 	}
 	return false
+}
+
+// bodyLeft returns how many bytes of the response being read are still
+// to come, when its framing says: the rest of a Content-Length body. ok is
+// false elsewhere (a header, a chunked body, one that ends at the close).
+func (p *parser) bodyLeft() (n int64, ok bool) {
+	return p.remaining, p.state == inLength
 }
 
 // bulkBody is the rest of a body above which bulk is true.
@@ -347,10 +356,11 @@ func (p *parser) keep(b []byte) {
 // headers from a bufio.Reader only, so the header's bytes are handed to it
 // through one, which must hold the whole header.
 type headerParser struct {
-	h    fasthttp.ResponseHeader
-	src  bytes.Reader
-	br   *bufio.Reader
-	crlf []byte // a bare-LF header rewritten with CRLF line ends
+	h     fasthttp.ResponseHeader
+	src   bytes.Reader
+	br    *bufio.Reader
+	crlf  []byte // a bare-LF header rewritten with CRLF line ends
+	plain []byte // a header with its Transfer-Encoding fields recoded
 }
 
 // headerParserSize is a header parser's first buffer; a larger header
@@ -366,20 +376,36 @@ func newHeaderParser() *headerParser {
 // parse parses one whole header, its empty line included. fasthttp wants
 // CRLF line ends; a header with bare LF ones (which RFC 9112 lets a client
 // accept) is rewritten first.
+//
+// fasthttp takes one Transfer-Encoding field, "chunked", and refuses any
+// other. Codings such as "gzip, chunked" are valid HTTP/1.1, and only the
+// final one frames the body (RFC 9112 §6.3): chunked, or else the body
+// ends when the server closes. Such a header is parsed again with its
+// Transfer-Encoding fields recoded to the framing they give. The body's
+// bytes are counted as they come, never decoded.
 func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
 	if bareLF(head) {
 		hp.crlf = withCRLF(hp.crlf[:0], head)
 		head = hp.crlf
 	}
+	if !hp.read(head) {
+		var coded bool
+		if hp.plain, coded = recoded(hp.plain[:0], head); !coded || !hp.read(hp.plain) {
+			return nil, errMalformed
+		}
+	}
+	return &hp.h, nil
+}
+
+// read has fasthttp parse head, a whole header with CRLF line ends; it
+// reports whether fasthttp took it.
+func (hp *headerParser) read(head []byte) bool {
 	hp.src.Reset(head)
 	if hp.br.Size() < len(head) {
 		hp.br = bufio.NewReaderSize(&hp.src, len(head))
 	}
 	hp.br.Reset(&hp.src)
-	if err := hp.h.Read(hp.br); err != nil || hp.br.Buffered() != 0 {
-		return nil, errMalformed
-	}
-	return &hp.h, nil
+	return hp.h.Read(hp.br) == nil && hp.br.Buffered() == 0
 }
 
 // headerParsers lends header parsers: an event loop owns one, used by all

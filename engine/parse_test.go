@@ -100,6 +100,19 @@ func TestParserFramesResponses(t *testing.T) {
 		{name: "empty lines before a response",
 			stream: "\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
 			want:   []parsed{{200, false, ""}, {200, false, ""}}},
+		{name: "chunked last of the codings",
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\n\x1f\x8b\x08\r\n0\r\n\r\n" +
+				"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n",
+			want: []parsed{{200, false, "\x1f\x8b\x08"}, {200, false, "z"}}},
+		{name: "codings in two fields, chunked last, over a Content-Length",
+			stream: "HTTP/1.1 200 OK\nContent-Length: 100\nTransfer-Encoding: gzip\ntransfer-encoding: CHUNKED\n\n2\nhi\n0\n\nHTTP/1.1 204 No Content\r\n\r\n",
+			want:   []parsed{{200, false, "hi"}, {204, false, ""}}},
+		{name: "chunked not last: the body ends at the close", closed: true,
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\nContent-Length: 2\r\n\r\n0\r\n\r\nall of it",
+			want:   []parsed{{200, true, "0\r\n\r\nall of it"}}},
+		{name: "a coding without chunked: the body ends at the close", closed: true,
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nall of it",
+			want:   []parsed{{200, true, "all of it"}}},
 		{name: "not HTTP/1.x", stream: "HTTP/9 nonsense\r\n\r\n", err: errMalformed},
 		{name: "a chunk size that is not hex",
 			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", err: errMalformed},
@@ -156,6 +169,7 @@ func TestParserRemembersTheHeader(t *testing.T) {
 func FuzzParser(f *testing.F) {
 	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b\r\nabc\r\n0\r\nT: 1\r\n\r\n", uint64(1))
 	f.Add("HTTP/1.1 200 OK\nContent-Length: 2\n\nok", uint64(2))
+	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n", uint64(3))
 	f.Fuzz(func(t *testing.T, stream string, seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		var first []parsed

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -135,6 +138,70 @@ func TestPipelinedResponsesSmallerThanBefore(t *testing.T) {
 			res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 1, Threads: 1, Requests: 64, Pipeline: 8, Timeout: time.Second})
 			if err != nil || res.Requests != 64 || res.Errors != (stats.Errors{}) {
 				t.Errorf("err %v, responses %d, errors %+v %v; want 64 clean", err, res.Requests, res.Errors, res.ErrorCauses)
+			}
+		})
+	}
+}
+
+// shrinkingServer answers each connection's first batches with 4096-byte
+// bodies, then every batch of depth with bodies that shrink: 4096, 2048,
+// and so on, halving. It writes what a batch asks for in one write.
+func shrinkingServer(t *testing.T, depth, uniform int) *url.URL {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	serve := func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		var out []byte
+		for i := 0; ; i++ {
+			if _, err := http.ReadRequest(br); err != nil {
+				return
+			}
+			size := 4096
+			if i >= uniform*depth {
+				size >>= i % depth
+			}
+			out = fmt.Appendf(out, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", size, bytes.Repeat([]byte("x"), size))
+			if br.Buffered() == 0 {
+				if _, err := c.Write(out); err != nil {
+					return
+				}
+				out = out[:0]
+			}
+		}
+	}
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() { serve(c) })
+		}
+	})
+	return &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
+}
+
+// Responses that shrink within a batch, after batches of one size taught
+// the event loop a low-water estimate, complete their batch: no timeouts,
+// and batches that do not wait for graces (see TestGracedBatchesTeachNothing).
+func TestPipelinedBatchesThatShrinkComplete(t *testing.T) {
+	const depth, conns, timeout = 8, 32, time.Second
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			u := shrinkingServer(t, depth, 4)
+			res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: conns, Threads: 1, Pipeline: depth,
+				Requests: conns * depth * 10, Timeout: timeout})
+			if err != nil || res.Requests != conns*depth*10 || res.Errors != (stats.Errors{}) {
+				t.Fatalf("err %v, responses %d, errors %+v %v; want all, no errors", err, res.Requests, res.Errors, res.ErrorCauses)
+			}
+			if p50 := time.Duration(res.Latency.P50) * time.Microsecond; p50 > timeout/10 {
+				t.Errorf("p50 %v, over a tenth of the timeout %v", p50, timeout)
 			}
 		})
 	}

@@ -14,12 +14,26 @@ import (
 )
 
 // scriptBufs is what a connection keeps for its worker's script: the
-// bytes request() returned, where each request in them ends, and the last
-// response's headers for response().
+// bytes request() returned, where each request in them ends and which are
+// HEAD requests (their responses have no body), and the last response's
+// headers for response().
 type scriptBufs struct {
 	request []byte
 	ends    []int
+	heads   []bool
 	headers []script.Header
+}
+
+// split finds the requests in req, the bytes request() returned: where
+// each ends, and whether it is a HEAD request.
+func (sb *scriptBufs) split(req []byte) {
+	sb.ends = countRequests(req, sb.ends)
+	sb.heads = sb.heads[:0]
+	start := 0
+	for _, end := range sb.ends {
+		sb.heads = append(sb.heads, isHead(req[start:end]))
+		start = end
+	}
 }
 
 // scripted is a worker's Lua thread (wrk's per-thread state) and the lock

@@ -261,3 +261,36 @@ func TestTimedWarmupTakesNoneOfTheCount(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptHeadRequestsHaveNoBody: the responses to HEAD requests that a
+// script's request() makes carry a Content-Length and no body (RFC 9110
+// §9.3.2), however the command line's method reads and however many
+// requests one request() returns: the parser frames each response by the
+// method of the request it answers.
+func TestScriptHeadRequestsHaveNoBody(t *testing.T) {
+	const (
+		head = `wrk.format("HEAD", "/bytes/100")`
+		get  = `wrk.format("GET", "/bytes/100")`
+	)
+	tests := []struct {
+		name, method, returns string
+	}{
+		{"HEAD from request()", "", head},
+		{"HEAD pipelined between GETs", "", get + ".." + head + ".." + get},
+		{"HEADs pipelined", "", head + ".." + head},
+		{"GET from request(), HEAD on the command line", "HEAD", get + ".." + head},
+	}
+	for _, engine := range transports() {
+		for _, tt := range tests {
+			t.Run(engine+"/"+tt.name, func(t *testing.T) {
+				u := builtinTarget(t)
+				cfg := Config{Engine: engine, URL: u, Method: tt.method, Requests: 24, Connections: 2, Threads: 1, Timeout: time.Second}
+				withScript(t, &cfg, luaFile(t, "head.lua", "function request() return "+tt.returns+" end\n"))
+				res, err := Run(t.Context(), cfg)
+				if err != nil || res.Requests != 24 || res.Errors != (stats.Errors{}) {
+					t.Errorf("err %v, responses %d, errors %+v %v; want 24 clean", err, res.Requests, res.Errors, res.ErrorCauses)
+				}
+			})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/target"
 )
@@ -67,11 +69,46 @@ func TestUnixSocket(t *testing.T) {
 }
 
 func TestHeadResponsesHaveNoBody(t *testing.T) {
-	u := builtinTarget(t)
-	u.Path = "/bytes/100" // Content-Length: 100, but no body follows a HEAD
-	res, err := Run(t.Context(), Config{URL: u, Method: "HEAD", Connections: 1, Threads: 1, Requests: 20, Timeout: 2 * time.Second})
-	if err != nil || res.Requests != 20 || res.Errors != (stats.Errors{}) {
-		t.Errorf("err %v, requests %d, errors %+v %v", err, res.Requests, res.Errors, res.ErrorCauses)
+	for _, engine := range transports() {
+		for _, depth := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/pipeline %d", engine, depth), func(t *testing.T) {
+				u := builtinTarget(t)
+				u.Path = "/bytes/100" // Content-Length: 100, but no body follows a HEAD
+				res, err := Run(t.Context(), Config{URL: u, Engine: engine, Method: "HEAD", Pipeline: depth,
+					Connections: 1, Threads: 1, Requests: 20, Timeout: 2 * time.Second})
+				if err != nil || res.Requests != 20 || res.Errors != (stats.Errors{}) {
+					t.Errorf("err %v, requests %d, errors %+v %v", err, res.Requests, res.Errors, res.ErrorCauses)
+				}
+			})
+		}
+	}
+}
+
+// Interim (1xx), 204 and 304 responses have no body, whatever their
+// header says (RFC 9110 §15.2, §15.3.5, §15.4.5), alone or pipelined.
+func TestBodilessStatusesHaveNoBody(t *testing.T) {
+	tests := []struct {
+		name, raw string
+		status    string
+	}{
+		{"204 with a Content-Length", "HTTP/1.1 204 No Content\r\nContent-Length: 100\r\n\r\n", "204"},
+		{"204 with chunked", "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n", "204"},
+		{"304 with a Content-Length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 100\r\n\r\n", "304"},
+		{"interim responses first", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n" +
+			"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", "200"},
+	}
+	for _, engine := range transports() {
+		for _, tt := range tests {
+			for _, depth := range []int{1, 4} {
+				t.Run(fmt.Sprintf("%s/%s/pipeline %d", engine, tt.name, depth), func(t *testing.T) {
+					srv := fixture.New(t, fixture.Behaviour{Misbehave: fixture.Misbehaviour{Raw: []byte(tt.raw)}})
+					res := runLoad(t, srv, Config{Engine: engine, Pipeline: depth, Requests: 20, Timeout: 2 * time.Second})
+					if res.Requests != 20 || res.Status[tt.status] != 20 || res.Errors != (stats.Errors{}) {
+						t.Errorf("requests %d, status %v, errors %+v %v; want 20 × %s", res.Requests, res.Status, res.Errors, res.ErrorCauses, tt.status)
+					}
+				})
+			}
+		}
 	}
 }
 
