@@ -24,6 +24,26 @@ type Capacity struct {
 	// Why says, in words, why the step at FailRate (or the client-limited
 	// step) failed: "p99 212ms >= 50ms".
 	Why string `json:"why,omitempty"`
+	// Search is how the search was set up.
+	Search Search `json:"search"`
+}
+
+// Search is the set-up of a capacity search, as run.
+type Search struct {
+	// StepS is each step's measured time, StepWarmupS its warm-up at the
+	// step's rate (also the pause before it), ConfirmS the confirmation
+	// run's time (0: none), in seconds.
+	StepS       float64 `json:"step_s"`
+	StepWarmupS float64 `json:"step_warmup_s"`
+	ConfirmS    float64 `json:"confirm_s"`
+	// From and To are the lowest and highest rates tried (requests/s);
+	// To came from the probe unless given.
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
+	// Precision is the bracket's width that ends the bisection (0.02 = 2%).
+	Precision float64 `json:"precision"`
+	// MaxSteps bounds the rates tried.
+	MaxSteps int `json:"max_steps"`
 }
 
 // What ended a capacity search (Capacity.LimitedBy).
