@@ -34,26 +34,27 @@ const (
 
 // Judge decides a step's verdict from its result res, the SLO, the
 // connections it had and the server's median response time (µs, from the
-// actual send) at the lowest rates that passed before it (0 if none).
+// actual send) at the lowest rate that passed before it (0 if none).
 //
 // A step passes when every threshold holds and the achieved rate is
-// within 1% of the target. One that misses is client-limited when the
-// client could not carry the rate, and the server's side of the figures
-// holds: its CPU reached stats.SaturatedPercent of the CPUs it may use,
-// or every connection was busy while the server answered no slower than
-// before (its connections, not the server, held the work back: raise -c);
-// and the thresholds hold when judged on the time from the actual send.
-// Otherwise it failed, and the server is the limit. Sends that merely
-// left late do not make a step client-limited: their lateness is in the
-// latency the thresholds judge.
+// within 1% of the target. One that fell short of the rate is
+// client-limited when the client could not carry it: its CPU reached
+// stats.SaturatedPercent of the CPUs it may use, or every connection was
+// busy while the server answered no slower than before (its connections,
+// not the server, held the work back: raise -c). Otherwise the step
+// failed, and the server is the limit. Sends that merely left late do not
+// make a step client-limited: their lateness is in the latency the
+// thresholds judge.
 func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 float64) Judgement {
 	checks := threshold.Check(slo, res)
 	failed := stats.FailedThresholds(checks)
 	if len(failed) == 0 && res.KeptRate() {
 		return Judgement{Verdict: Pass}
 	}
-	if why := clientLimit(res, connections, baseP50); why != "" && serverHeld(res, slo) {
-		return Judgement{Verdict: ClientLimited, Failed: failed, Why: why}
+	if !res.KeptRate() {
+		if why := clientLimit(res, connections, baseP50); why != "" {
+			return Judgement{Verdict: ClientLimited, Failed: failed, Why: why}
+		}
 	}
 	return Judgement{Verdict: Fail, Failed: failed, Why: reasons(res, slo, checks)}
 }
@@ -73,15 +74,6 @@ func clientLimit(res stats.Result, connections int, baseP50 float64) string {
 		return fmt.Sprintf("every connection was busy (%.0f of %d in use on average): raise -c", inUse, connections)
 	}
 	return ""
-}
-
-// serverHeld reports whether every threshold holds when latency is
-// measured from the actual send, as the server saw it.
-func serverHeld(res stats.Result, slo []threshold.Expr) bool {
-	if res.LatencyUncorrected != nil {
-		res.Latency = res.LatencyUncorrected
-	}
-	return len(stats.FailedThresholds(threshold.Check(slo, res))) == 0
 }
 
 // reasons lists why a failed step failed: each threshold it missed, and

@@ -33,11 +33,13 @@ func TestJudge(t *testing.T) {
 		{"rate short, server slow", step(900, 20e3, 40e3, 40e3, 20), 64, 1e3, Fail, "achieved 900/s of 1000/s"},
 		{"client CPU saturated", step(900, 80e3, 1e3, 1e3, 95), 64, 1e3, ClientLimited, "95% of its 2 CPU(s)"},
 		// 4 connections × 1,000/s × 4 ms: all busy, the server as fast as before.
-		{"connections busy", step(990, 80e3, 4e3, 4e3, 20), 4, 3e3, ClientLimited, "raise -c"},
+		{"connections busy", step(950, 80e3, 4e3, 4e3, 20), 4, 3e3, ClientLimited, "raise -c"},
 		// The same, but the server answers 4× slower than at low rates: it queues.
-		{"connections busy, server queueing", step(990, 80e3, 12e3, 4e3, 20), 4, 3e3, Fail, "p99"},
-		// Saturated, but the server's own times fail the SLO too.
-		{"client CPU saturated, server slow", step(900, 80e3, 60e3, 60e3, 95), 64, 1e3, Fail, "p99"},
+		{"connections busy, server queueing", step(950, 80e3, 12e3, 4e3, 20), 4, 3e3, Fail, "p99"},
+		// Saturated, but the rate was kept: the late sends are in the latency.
+		{"client CPU saturated, rate kept", step(995, 80e3, 1e3, 1e3, 95), 64, 1e3, Fail, "p99"},
+		// Connections busy at the first step: no rate to compare the server's time with.
+		{"connections busy, no base", step(950, 80e3, 4e3, 4e3, 20), 4, 0, ClientLimited, "raise -c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j := Judge(tc.res, slo, tc.connections, tc.baseP50)

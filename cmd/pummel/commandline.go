@@ -116,4 +116,10 @@ func (r commandLine) scrub(res *stats.Result) {
 	for i := range res.Runs {
 		r.scrub(&res.Runs[i])
 	}
+	for i := range res.Steps {
+		r.scrub(&res.Steps[i])
+	}
+	if res.Capacity != nil {
+		res.Capacity.Why = r.text(res.Capacity.Why)
+	}
 }
