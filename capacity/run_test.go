@@ -86,7 +86,9 @@ func TestRunSearch(t *testing.T) {
 
 func TestRunStopsWhenTheServerNeverAnswers(t *testing.T) {
 	s := Search{Settings: Settings{From: 10, Precision: 0.02, MaxSteps: 20}, Connections: 1,
-		Measure: func(context.Context, Load) (stats.Result, error) { return stats.Result{Errors: stats.Errors{Connect: 3}}, nil }}
+		Measure: func(context.Context, Load) (stats.Result, error) {
+			return stats.Result{Errors: stats.Errors{Connect: 3}}, nil
+		}}
 	if _, err := s.Run(context.Background()); !errors.Is(err, ErrNoResponse) {
 		t.Errorf("Run = %v, want %v", err, ErrNoResponse)
 	}
