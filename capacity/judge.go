@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 )
 
@@ -86,7 +87,7 @@ func reasons(res stats.Result, slo []threshold.Expr, checks []stats.Threshold) s
 		}
 	}
 	if !res.KeptRate() {
-		why = append(why, fmt.Sprintf("achieved %.0f/s of %g/s", res.AchievedRate, res.TargetRate))
+		why = append(why, fmt.Sprintf("achieved %s of %s req/s", render.FormatRateWhole(res.AchievedRate), render.FormatRateWhole(res.TargetRate)))
 	}
 	return strings.Join(why, ", ")
 }

@@ -1,6 +1,6 @@
 package capacity
 
-import "math"
+import "strconv"
 
 // Verdict is what a step showed.
 type Verdict int
@@ -100,9 +100,9 @@ func midpoint(lo, hi float64) float64 {
 
 // round3 rounds v to three significant digits.
 func round3(v float64) float64 {
-	if v <= 0 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	if err != nil {
 		return v
 	}
-	scale := math.Pow(10, math.Floor(math.Log10(v))-2)
-	return math.Round(v/scale) * scale
+	return r
 }

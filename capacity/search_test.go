@@ -95,8 +95,8 @@ func TestNextEnds(t *testing.T) {
 }
 
 func TestRound3(t *testing.T) {
-	for _, tc := range []struct{ in, want float64 }{{12345, 12300}, {15, 15}, {0.12345, 0.123}, {999.6, 1000}} {
-		if got := round3(tc.in); math.Abs(got-tc.want) > 1e-9 {
+	for _, tc := range []struct{ in, want float64 }{{12345, 12300}, {15, 15}, {0.12345, 0.123}, {999.6, 1000}, {19.4375, 19.4}} {
+		if got := round3(tc.in); got != tc.want {
 			t.Errorf("round3(%g) = %g, want %g", tc.in, got, tc.want)
 		}
 	}
