@@ -29,7 +29,7 @@ func TestJudge(t *testing.T) {
 		why         string // a part of Why
 	}{
 		{"pass", step(1000, 20e3, 1e3, 1e3, 20), 64, 1e3, Pass, ""},
-		{"p99 over the SLO", step(1000, 212e3, 1e3, 1e3, 20), 64, 1e3, Fail, "p99 212ms >= 50ms"},
+		{"p99 over the SLO", step(1000, 212e3, 1e3, 1e3, 20), 64, 1e3, Fail, "p99 212.00ms >= 50ms"},
 		{"rate short, server slow", step(900, 20e3, 40e3, 40e3, 20), 64, 1e3, Fail, "achieved 900 of 1,000 req/s"},
 		{"client CPU saturated", step(900, 80e3, 1e3, 1e3, 95), 64, 1e3, ClientLimited, "95% of its 2 CPU(s)"},
 		// 4 connections × 1,000/s × 4 ms: all busy, the server as fast as before.

@@ -3,7 +3,8 @@ package chart
 import (
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/pummel-dev/pummel/stats/render"
 
 	"gonum.org/v1/plot"
 )
@@ -31,7 +32,7 @@ func (roundTicks) Ticks(min, max float64) []plot.Tick {
 		if v == 0 {
 			v = 0 // never "-0"
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: groupThousands(strconv.FormatFloat(v, 'f', -1, 64))})
+		ticks = append(ticks, plot.Tick{Value: v, Label: render.GroupThousands(strconv.FormatFloat(v, 'f', -1, 64))})
 		if half := v + step/2; half <= max {
 			ticks = append(ticks, plot.Tick{Value: half})
 		}
@@ -61,29 +62,4 @@ func decimalsOf(step float64) int {
 		}
 	}
 	return d
-}
-
-// groupThousands puts commas between the thousands of a number: "12000"
-// becomes "12,000".
-func groupThousands(number string) string {
-	whole, fraction, hasFraction := strings.Cut(number, ".")
-	sign := ""
-	if rest, ok := strings.CutPrefix(whole, "-"); ok {
-		sign, whole = "-", rest
-	}
-	if len(whole) < 4 {
-		return number
-	}
-	var b strings.Builder
-	b.WriteString(sign)
-	for i, digit := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(digit)
-	}
-	if hasFraction {
-		b.WriteString("." + fraction)
-	}
-	return b.String()
 }

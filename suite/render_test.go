@@ -118,7 +118,7 @@ func TestSummary(t *testing.T) {
 		"operation get, mode slow: 3 of 20 responses failed a check (3 × body lacks \"ok\")",
 		"operation get, mode slow: threshold p99<2ms failed: 3.05ms",
 		"operation get, mode slow: threshold rps>=1000 failed: 395",
-		"operation put, mode slow: threshold server_rss_peak<12.5MiB failed: 13MiB",
+		"operation put, mode slow: threshold server_rss_peak<12.5MiB failed: 13.00MiB",
 	}
 	if got := rep.Failures(); !slices.Equal(got, wantFailures) {
 		t.Errorf("Failures() = %q\nwant %q", got, wantFailures)

@@ -68,7 +68,7 @@ func (g Regression) Check(base, next []stats.Result) (string, error) {
 	}
 	by := "from 0"
 	if b != 0 {
-		by = fmt.Sprintf("by %s%%", formatNumber(change/b*100, false))
+		by = fmt.Sprintf("by %s%%", render.FormatSignificant(change/b*100))
 	}
 	return fmt.Sprintf("%s %s %s (%s → %s), past --max-regression %s", g.name, worse, by,
 		display(g.fig.kind, b), display(g.fig.kind, n), g.text), nil
@@ -88,7 +88,10 @@ func (g Regression) median(rs []stats.Result, side string) (float64, error) {
 	return stats.Median(all), nil
 }
 
-// display prints a figure's value as the rest of pummel's output does.
+// display prints a figure's value, in its base unit (µs, bytes, a count,
+// requests/s), as the rest of pummel's output (the compare table) does, in
+// the unit its own size chooses: "23.40ms", "22.65MiB", "1,234",
+// "55,600.00" (requests/s).
 func display(k kind, v float64) string {
 	switch k {
 	case timeKind:
@@ -96,7 +99,7 @@ func display(k kind, v float64) string {
 	case bytesKind:
 		return render.FormatBytes(v)
 	case countKind:
-		return render.FormatCount(int64(math.Round(v)))
+		return render.FormatCountOf(v)
 	}
 	return render.FormatRate(v)
 }

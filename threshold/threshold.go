@@ -10,6 +10,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // Expr is a parsed threshold: a figure, a comparison and a bound, such as
@@ -71,7 +72,23 @@ func (e Expr) Check(r stats.Result) stats.Threshold {
 	if !ok {
 		return stats.Threshold{Expr: e.text, Value: "-"}
 	}
-	return stats.Threshold{Expr: e.text, Value: formatNumber(v, e.fig.kind == countKind && e.unit == "") + e.unit, OK: compare(v, e.op, e.bound)}
+	return stats.Threshold{Expr: e.text, Value: e.display(v), OK: compare(v, e.op, e.bound)}
+}
+
+// display prints the measured value v (in the expression's unit) as the
+// rest of pummel's output prints that figure, in the unit its own size
+// chooses, so that "server_rss_peak<18.5MB" fails with the "22.65MiB" the
+// server line shows: a share as "0.12%", requests/s short with their own
+// suffix ("55.6k", where "rps>1M" would have made it "0.0556M"), anything
+// else as display does.
+func (e Expr) display(v float64) string {
+	switch {
+	case e.unit == "%":
+		return render.FormatSignificant(v) + "%"
+	case e.fig.kind == rateKind:
+		return render.FormatCompact(v * e.scale)
+	}
+	return display(e.fig.kind, v*e.scale)
 }
 
 // Check judges r by every threshold, in order.
@@ -168,21 +185,6 @@ func readBound(k kind, s string) (bound float64, unit string, scale float64, err
 	}
 	return bound, m[2], scale, nil
 }
-
-// formatNumber prints v with three significant digits, never cutting
-// the whole part ("23.4", "0.123", "12346"), or as a whole number.
-func formatNumber(v float64, whole bool) string {
-	if whole || v == 0 {
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	}
-	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
-	s := strconv.FormatFloat(v, 'f', min(max(0, 3-digits), 9), 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
 // OnRate reports whether the threshold judges the request rate (rps),
 // which a capacity search sets rather than measures.
 func (e Expr) OnRate() bool { return e.fig.kind == rateKind }

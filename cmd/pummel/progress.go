@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // --progress values.
@@ -115,7 +116,7 @@ func progressText(p engine.Progress) string {
 	case p.Elapsed < 0:
 		fmt.Fprintf(&b, "warming up %4.1fs", -p.Elapsed.Seconds())
 	case p.Planned > 0:
-		fmt.Fprintf(&b, "%6.1fs / %v", p.Elapsed.Seconds(), p.Planned)
+		fmt.Fprintf(&b, "%6.1fs / %s", p.Elapsed.Seconds(), render.FormatDuration(p.Planned))
 	default:
 		fmt.Fprintf(&b, "%6.1fs", p.Elapsed.Seconds())
 	}
@@ -132,7 +133,7 @@ func progressText(p engine.Progress) string {
 		}
 	}
 	if p.Measured && p.Rate > 0 {
-		p50, p99 = p.P50.Round(time.Microsecond).String(), p.P99.Round(time.Microsecond).String()
+		p50, p99 = render.FormatDuration(p.P50.Round(time.Microsecond)), render.FormatDuration(p.P99.Round(time.Microsecond))
 	}
 	fmt.Fprintf(&b, "  %s req/s  p50 %s  p99 %s  errors %d", rate, p50, p99, p.Errors)
 	return b.String()

@@ -77,7 +77,7 @@ func TestProgressText(t *testing.T) {
 			"warming up  1.5s  12 / 500 requests  - req/s  p50 -  p99 -  errors 0"},
 		{"a second measured", engine.Progress{Elapsed: 1250 * time.Millisecond, Requests: 4000, Measured: true, Rate: 3900,
 			P50: 812 * time.Microsecond, P99: 2345678 * time.Nanosecond, Errors: 2},
-			"   1.2s  4000 requests  3900 req/s  p50 812µs  p99 2.346ms  errors 2"},
+			"   1.2s  4000 requests  3900 req/s  p50 812us  p99 2.346ms  errors 2"},
 		{"a second with no response", engine.Progress{Elapsed: 3 * time.Second, Requests: 4000, Measured: true, Errors: 40},
 			"   3.0s  4000 requests  0 req/s  p50 -  p99 -  errors 40"},
 		{"open loop", engine.Progress{Elapsed: 2 * time.Second, Requests: 20, Measured: true, Rate: 10, TargetRate: 10, P50: time.Millisecond, P99: time.Millisecond},

@@ -94,7 +94,9 @@ func CountUnit(suffix string) (float64, bool) {
 
 // SizeUnit returns what a byte size's suffix multiplies it by: a count's
 // suffix with an optional B ("", "B", "k", "kB", "M", "MB", "G", "GB":
-// ×1000), or a binary one ("KiB", "MiB", "GiB": ×1024).
+// ×1000, as SI reads them), or a binary one ("KiB", "MiB", "GiB": ×1024).
+// pummel prints sizes in binary units only (render.FormatBytes), so a
+// size it prints reads back as the same number of bytes.
 func SizeUnit(suffix string) (float64, bool) {
 	if mult, ok := binaryUnits[suffix]; ok {
 		return mult, true

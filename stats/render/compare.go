@@ -59,11 +59,10 @@ func serverFigure(name string, pick func(stats.ServerUsage) (float64, bool), for
 }
 
 var (
-	requestsPerSFigure = resultFigure("Requests/sec", func(r stats.Result) float64 { return r.RequestsPerS },
-		func(v float64) string { return fmt.Sprintf("%.2f", v) })
-	errorsFigure = resultFigure("Errors", func(r stats.Result) float64 {
+	requestsPerSFigure = resultFigure("Requests/sec", func(r stats.Result) float64 { return r.RequestsPerS }, FormatRate)
+	errorsFigure       = resultFigure("Errors", func(r stats.Result) float64 {
 		return float64(r.Errors.Total())
-	}, func(v float64) string { return fmt.Sprintf("%.0f", v) })
+	}, FormatCountOf)
 	serverCPUFigure = serverFigure("Server CPU/request", func(s stats.ServerUsage) (float64, bool) { return s.CPUUsPerRequest, true }, FormatTime)
 )
 

@@ -92,5 +92,5 @@ func testDuration(s float64) string {
 	if s >= 1 && s == math.Trunc(s) {
 		return formatTimeS(s)
 	}
-	return time.Duration(s * float64(time.Second)).String()
+	return FormatDuration(time.Duration(s * float64(time.Second)))
 }

@@ -199,7 +199,7 @@ func writeCommand(ew *Printer, c stats.Config) {
 	ew.Printf("\n**%s**\n\n%ssh\n%s\n%s\n", title, fence, block, fence)
 }
 
-// EnvironmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GB memory,
+// EnvironmentLine is "linux/amd64, AMD EPYC 7B13, 2 CPUs, 7.75GiB memory,
 // kernel 6.8.0, go1.26.8, pummel v0.1.0, 2025-11-30T03:50:00Z", without the
 // parts that are unknown.
 func EnvironmentLine(e stats.Environment) string {

@@ -22,7 +22,7 @@ func writeOpenLoop(ew *Printer, r stats.Result) {
 		stages = []stats.Result{r}
 	}
 	for i, st := range stages {
-		ew.Printf("\nStage %d of %d: %g requests/s for %v\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
+		ew.Printf("\nStage %d of %d: %g requests/s for %s\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
 		writeVegetaBlock(ew, st)
 	}
 }
@@ -41,14 +41,14 @@ func writeVegetaBlock(ew *Printer, r stats.Result) {
 		throughput = float64(ok) / total
 	}
 	vegetaRow(ew, "Requests", "total, rate, throughput", fmt.Sprintf("%d, %.2f, %.2f", sent, r.AchievedRate, throughput))
-	vegetaRow(ew, "Duration", "total, attack, wait", fmt.Sprintf("%v, %v, %v", seconds(total), seconds(r.AttackS), seconds(r.WaitS)))
+	vegetaRow(ew, "Duration", "total, attack, wait", strings.Join([]string{seconds(total), seconds(r.AttackS), seconds(r.WaitS)}, ", "))
 	vegetaRow(ew, "Latencies", "min, mean, 50, 90, 95, 99, max", latencyList(r.Latency))
 	if u := r.LatencyUncorrected; u != nil {
 		vegetaRow(ew, "Uncorrected", "min, mean, 50, 90, 95, 99, max", latencyList(u))
 	}
 	if l := r.ScheduleLag; l != nil {
-		vegetaRow(ew, "Schedule lag", "50, 99, max, sends > 2ms late", fmt.Sprintf("%v, %v, %v, %d",
-			stats.Micros(l.P50), stats.Micros(l.P99), stats.Micros(l.Max), l.LateSends))
+		vegetaRow(ew, "Schedule lag", "50, 99, max, sends > 2ms late", fmt.Sprintf("%s, %s, %s, %d",
+			micros(l.P50), micros(l.P99), micros(l.Max), l.LateSends))
 	}
 	vegetaRow(ew, "Bytes In", "total, mean", byteMean(r.BytesRead, sent))
 	vegetaRow(ew, "Bytes Out", "total, mean", byteMean(r.BytesWritten, sent))
@@ -72,14 +72,18 @@ func latencyList(l *stats.Latency) string {
 	vals := []float64{l.Min, l.Mean, l.P50, l.P90, l.P95, l.P99, l.Max}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = stats.Micros(v).String()
+		parts[i] = micros(v)
 	}
 	return strings.Join(parts, ", ")
 }
 
-func seconds(s float64) time.Duration {
-	return time.Duration(s * float64(time.Second)).Round(time.Microsecond)
+// seconds prints a time in seconds as Vegeta prints a duration.
+func seconds(s float64) string {
+	return FormatDuration(time.Duration(s * float64(time.Second)).Round(time.Microsecond))
 }
+
+// micros prints a time in microseconds as Vegeta prints a duration.
+func micros(us float64) string { return FormatDuration(stats.Micros(us)) }
 
 func byteMean(total, n int64) string {
 	mean := 0.0

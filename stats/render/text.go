@@ -93,7 +93,7 @@ func writeLatencyDistribution(ew *Printer, l *stats.Latency) {
 }
 
 func writeWrkTotals(ew *Printer, r stats.Result) {
-	ew.Printf("  %d requests in %s, %sB read\n", r.Requests, FormatTime(r.DurationS*1e6), formatBinary(float64(r.BytesRead)))
+	ew.Printf("  %d requests in %s, %s read\n", r.Requests, FormatTime(r.DurationS*1e6), FormatBytes(float64(r.BytesRead)))
 	if e := r.Errors; e.Socket() > 0 {
 		ew.Printf("  Socket errors: connect %d, read %d, write %d, timeout %d\n", e.Connect, e.Read, e.Write, e.Timeout)
 	}
@@ -101,7 +101,7 @@ func writeWrkTotals(ew *Printer, r stats.Result) {
 		ew.Printf("  Non-2xx or 3xx responses: %d\n", r.Errors.Status)
 	}
 	ew.Printf("Requests/sec: %9.2f\n", r.RequestsPerS)
-	ew.Printf("Transfer/sec: %10sB\n", formatBinary(bytesPerSecond(r)))
+	ew.Printf("Transfer/sec: %11s\n", wrkBytes(bytesPerSecond(r)))
 }
 
 // bytesPerSecond is the read rate, 0 rather than NaN or Inf for a run that
@@ -210,7 +210,7 @@ func writeConnections(ew *Printer, r stats.Result) {
 }
 
 // serverSummary describes one watched process on one line: "RSS idle
-// 10.50MB, peak 48.00MB, after 31.25MB; CPU 2.35s, 23.5us/request;
+// 10.50MiB, peak 48.00MiB, after 31.25MiB; CPU 2.35s, 23.5us/request;
 // startup 12.34ms". The CPU time is shown to the clock tick it was
 // measured in, spread over the requests.
 func serverSummary(s stats.ServerUsage, requests int64) string {
@@ -228,8 +228,8 @@ func serverSummary(s stats.ServerUsage, requests int64) string {
 	return strings.Join(parts, "; ")
 }
 
-// rssSummary lists the RSS samples as "idle 10.50MB, peak 48.00MB, after
-// 31.25MB", leaving out the samples that were not taken (0).
+// rssSummary lists the RSS samples as "idle 10.50MiB, peak 48.00MiB, after
+// 31.25MiB", leaving out the samples that were not taken (0).
 func rssSummary(r stats.RSS) string {
 	var items []string
 	for _, m := range []struct {

@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -27,6 +29,11 @@ var (
 	metricUnits      = unitTable{scale: 1000, base: "", units: []string{"k", "M", "G", "T", "P"}}
 )
 
+// iecUnits is binaryUnits spelled as IEC 80000-13 spells powers of 1024
+// (KiB, MiB, GiB), so that a size printed by pummel reads the same as it
+// is typed: "64MiB" on the command line is the 64.00MiB printed.
+var iecUnits = unitTable{scale: 1024, base: "B", units: []string{"KiB", "MiB", "GiB", "TiB", "PiB"}}
+
 // format reproduces wrk's format_units: n scaled down, printed with
 // precision digits and followed by its unit.
 func (t unitTable) format(n float64, precision int) string {
@@ -48,6 +55,14 @@ func FormatTime(us float64) string {
 	return microsecondUnits.format(us, 2)
 }
 
+// FormatDuration prints d as Go does, as Vegeta's report and the progress
+// line show durations ("4.9912s", "1.2ms"), but with microseconds spelt
+// "us" ("812us", not Go's "812µs"), as every other time pummel prints;
+// Go's time.ParseDuration reads both spellings.
+func FormatDuration(d time.Duration) string {
+	return strings.Replace(d.String(), "µs", "us", 1)
+}
+
 // formatTimeS formats whole seconds as wrk's format_time_s, for the
 // "Running 10s test" header: "10s", "1m", "10m".
 func formatTimeS(s float64) string { return secondUnits.format(s, 0) }
@@ -60,10 +75,56 @@ func formatBinary(n float64) string { return binaryUnits.format(n, 2) }
 // format_metric: "56.20k".
 func formatMetric(n float64) string { return metricUnits.format(n, 2) }
 
-// FormatBytes formats a byte count (or a rate in bytes per second) the way
-// wrk prints "17.76GB read": 1024-based units, two decimals, then "B". Every
-// renderer formats bytes with it, so sizes read the same everywhere.
-func FormatBytes(n float64) string { return formatBinary(n) + "B" }
+// FormatBytes formats a byte count (or a rate in bytes per second) in
+// 1024-based units named as such, with two decimals: "512.00B", "1.50KiB",
+// "17.76GiB". Every renderer formats bytes with it, so sizes read the same
+// everywhere; only wrk's Transfer/sec line keeps wrk's spelling (wrkBytes).
+func FormatBytes(n float64) string { return iecUnits.format(n, 2) }
+
+// wrkBytes formats a byte rate as wrk's Transfer/sec line does, "840.06KB":
+// wrk's "MB" is 2^20 bytes. Scripts that read wrk's output grep that line,
+// so it keeps wrk's spelling; every other size is FormatBytes's.
+func wrkBytes(n float64) string { return formatBinary(n) + "B" }
+
+// FormatSignificant prints v with three significant digits, never cutting
+// the whole part, and without trailing zeros: "23.4", "0.123", "12346",
+// "0".
+func FormatSignificant(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
+	s := strconv.FormatFloat(v, 'f', min(max(0, 3-digits), 9), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// metricSuffixes are the suffixes FormatCompact picks from, each 1000
+// times the one before; a count typed with one means the same (k, M, G).
+var metricSuffixes = []string{"", "k", "M", "G", "T"}
+
+// FormatCompact prints a rate or a count in three significant digits with
+// the suffix its own size chooses: "950", "55.6k", "1.23M". It is for
+// short places (a threshold's value), where a figure's suffix must not be
+// the one its bound was written with ("0.0556M").
+func FormatCompact(v float64) string {
+	i := 0
+	for i+1 < len(metricSuffixes) && math.Abs(roundSignificant(v)) >= 1000 {
+		v /= 1000
+		i++
+	}
+	return FormatSignificant(v) + metricSuffixes[i]
+}
+
+// roundSignificant rounds v to three significant digits, as
+// FormatSignificant prints it (999.6 is 1000, so it takes the next
+// suffix).
+func roundSignificant(v float64) float64 {
+	f, _ := strconv.ParseFloat(FormatSignificant(v), 64)
+	return f
+}
 
 // printUnits reproduces wrk's print_units: the formatted value
 // right-aligned in width columns, where a value without a unit letter gets
@@ -103,29 +164,36 @@ func OneLine(s string) string {
 }
 
 // FormatCount formats n with commas between thousands: "40,000".
-func FormatCount(n int64) string { return groupDigits(strconv.FormatInt(n, 10)) }
+func FormatCount(n int64) string { return GroupThousands(strconv.FormatInt(n, 10)) }
+
+// FormatCountOf is FormatCount of a count held as a float (a median of
+// counts may fall halfway; it rounds).
+func FormatCountOf(n float64) string { return FormatCount(int64(math.Round(n))) }
 
 // FormatRate formats a rate with two decimals and commas between
 // thousands: "2,246,229.09".
-func FormatRate(f float64) string {
-	whole, frac, ok := strings.Cut(strconv.FormatFloat(f, 'f', 2, 64), ".")
-	if ok {
-		return groupDigits(whole) + "." + frac
-	}
-	return groupDigits(whole)
-}
+func FormatRate(f float64) string { return GroupThousands(strconv.FormatFloat(f, 'f', 2, 64)) }
 
-func groupDigits(s string) string {
-	sign, digits := "", s
-	if strings.HasPrefix(s, "-") {
-		sign, digits = "-", s[1:]
+// GroupThousands puts commas between the thousands of a number written
+// in decimals: "12000" becomes "12,000", "-2246229.09" "-2,246,229.09".
+// Every number pummel prints with commas (tables, chart axes) goes
+// through it.
+func GroupThousands(number string) string {
+	whole, fraction, hasFraction := strings.Cut(number, ".")
+	sign := ""
+	if rest, ok := strings.CutPrefix(whole, "-"); ok {
+		sign, whole = "-", rest
 	}
 	var b strings.Builder
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
+	b.WriteString(sign)
+	for i, digit := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
-		b.WriteRune(d)
+		b.WriteRune(digit)
 	}
-	return sign + b.String()
+	if hasFraction {
+		b.WriteString("." + fraction)
+	}
+	return b.String()
 }

@@ -1,6 +1,9 @@
 package render
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The expected strings below are worked out by hand from wrk's src/units.c:
 // a value moves to the next unit while it is at least 85% of the scale and
@@ -57,7 +60,9 @@ func TestFormatTimeS(t *testing.T) {
 	}
 }
 
-func TestFormatBinaryAndMetric(t *testing.T) {
+// TestFormatSizesAndNumbers: wrk's tables, the sizes pummel prints in
+// binary units, and the short numbers of threshold values.
+func TestFormatSizesAndNumbers(t *testing.T) {
 	const k, m, g, tb = 1 << 10, 1 << 20, 1 << 30, 1 << 40
 	for _, tt := range []struct {
 		name   string
@@ -76,15 +81,77 @@ func TestFormatBinaryAndMetric(t *testing.T) {
 		{"metric thousands", formatMetric, 56_200, "56.20k"},
 		{"metric millions", formatMetric, 2_246_229, "2.25M"},
 		{"metric T is the last unit", formatMetric, 1e15, "1000.00T"},
-		{"bytes helper", FormatBytes, 134.46 * m, "134.46MB"},
-		{"bytes helper below a kilobyte", FormatBytes, 512, "512.00B"},
-		{"bytes helper kilobytes", FormatBytes, 1.5 * k, "1.50KB"},
+		{"bytes in MiB, never MB", FormatBytes, 134.46 * m, "134.46MiB"},
+		{"bytes below a KiB", FormatBytes, 512, "512.00B"},
+		{"bytes in KiB", FormatBytes, 1.5 * k, "1.50KiB"},
+		{"issue 27: 18,374,656 bytes", FormatBytes, 18_374_656, "17.52MiB"},
+		{"machine memory in GiB", FormatBytes, 8_323_002_368, "7.75GiB"},
+		{"bytes: TiB is the last unit", FormatBytes, 1024 * tb, "1024.00TiB"},
+		{"wrk's Transfer/sec keeps wrk's MB", wrkBytes, 134.46 * m, "134.46MB"},
+		{"three digits", FormatSignificant, 23.4123, "23.4"},
+		{"below one", FormatSignificant, 0.1234, "0.123"},
+		{"small", FormatSignificant, 0.00123, "0.00123"},
+		{"whole part never cut", FormatSignificant, 12345.6, "12346"},
+		{"trailing zeros dropped", FormatSignificant, 100, "100"},
+		{"one decimal", FormatSignificant, 2.5, "2.5"},
+		{"zero", FormatSignificant, 0, "0"},
+		{"under a thousand: no suffix", FormatCompact, 950, "950"},
+		{"issue 27: rps>1M shows 55.6k", FormatCompact, 55_600, "55.6k"},
+		{"thousands", FormatCompact, 12_345.6, "12.3k"},
+		{"rounds up into the next suffix", FormatCompact, 999.6, "1k"},
+		{"millions", FormatCompact, 1_234_567, "1.23M"},
+		{"billions", FormatCompact, 2e9, "2G"},
+		{"fractions", FormatCompact, 0.5, "0.5"},
+		{"T is the last suffix", FormatCompact, 5e15, "5000T"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.format(tt.n); got != tt.want {
 				t.Errorf("format(%v) = %q, want %q", tt.n, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFormatDuration: Go's durations as Vegeta prints them, with "us" for
+// microseconds as every other time pummel prints, never "µs".
+func TestFormatDuration(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{812 * time.Microsecond, "812us"},
+		{1200 * time.Microsecond, "1.2ms"},
+		{4991200 * time.Microsecond, "4.9912s"},
+		{1500 * time.Nanosecond, "1.5us"},
+		{90 * time.Second, "1m30s"},
+		{0, "0s"},
+	} {
+		if got := FormatDuration(tt.d); got != tt.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+// TestNumbers: the one number formatter that tables, compare and chart
+// axes share.
+func TestNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{GroupThousands("12"), "12"},
+		{GroupThousands("12000"), "12,000"},
+		{GroupThousands("-2246229.09"), "-2,246,229.09"},
+		{GroupThousands("0.125"), "0.125"},
+		{GroupThousands("1234.5"), "1,234.5"},
+		{FormatCount(40000), "40,000"},
+		{FormatCount(-1234567), "-1,234,567"},
+		{FormatCountOf(2.5), "3"},
+		{FormatRate(5549.834), "5,549.83"},
+		{FormatRate(0), "0.00"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
 	}
 }
 
