@@ -85,8 +85,8 @@ func (s *Search) Run(ctx context.Context) (Outcome, error) {
 		if err != nil {
 			return out, err
 		}
-		if out.Interrupted && res.StepResult == nil {
-			break // the step was not measured
+		if out.Interrupted {
+			break
 		}
 		v := verdictOf(res)
 		if v == Pass && baseP50 == 0 && res.LatencyUncorrected != nil {
@@ -94,9 +94,6 @@ func (s *Search) Run(ctx context.Context) (Outcome, error) {
 		}
 		tried = append(tried, Tried{Rate: rate, Verdict: v})
 		byRate[rate] = res
-		if out.Interrupted {
-			break
-		}
 	}
 	out.Capacity = s.answer(tried, byRate)
 	if len(out.Steps) > 0 {
@@ -197,13 +194,14 @@ func (s *Search) loadJudged(ctx context.Context, out *Outcome, l Load, judge fun
 		return res, fmt.Errorf("%w (errors: %s)", ErrNoResponse, render.ErrorList(res.Errors))
 	}
 	sr := judge(res)
+	if res.Interrupted || ctx.Err() != nil { // cut short: its figures judge nothing
+		out.Interrupted = true
+		sr = stats.StepResult{Verdict: stats.VerdictInterrupted}
+	}
 	res.StepResult = &sr
 	out.Steps = append(out.Steps, res)
 	if s.Done != nil {
 		s.Done(res)
-	}
-	if res.Interrupted || ctx.Err() != nil {
-		out.Interrupted = true
 	}
 	return res, nil
 }

@@ -61,6 +61,8 @@ const (
 	VerdictClientLimited = "client-limited"
 	VerdictConfirmed     = "confirmed"
 	VerdictNotConfirmed  = "not confirmed"
+	// VerdictInterrupted: the step was cut short (Ctrl-C) and judged nothing.
+	VerdictInterrupted = "interrupted"
 )
 
 // StepResult adds to a step's result what a capacity search judged of it.

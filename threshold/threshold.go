@@ -185,6 +185,7 @@ func readBound(k kind, s string) (bound float64, unit string, scale float64, err
 	}
 	return bound, m[2], scale, nil
 }
+
 // OnRate reports whether the threshold judges the request rate (rps),
 // which a capacity search sets rather than measures.
 func (e Expr) OnRate() bool { return e.fig.kind == rateKind }

@@ -73,6 +73,12 @@ func CapacityVerdict(r stats.Result) string {
 		return ""
 	}
 	slo := strings.Join(c.Thresholds, ", ")
+	if r.Interrupted {
+		if c.PassRate == nil {
+			return "Capacity: unknown: interrupted before any rate passed " + slo
+		}
+		return fmt.Sprintf("Capacity: interrupted: at least %s req/s within %s, the highest rate that passed before", FormatRateWhole(*c.PassRate), slo)
+	}
 	if c.Rate == nil {
 		if c.LimitedBy == stats.LimitClient {
 			return fmt.Sprintf("Capacity: unknown: the client was the limit before any rate passed: %s", c.Why)
