@@ -231,6 +231,26 @@ func TestTargetRate(t *testing.T) {
 	}
 }
 
+// TestTimelineNamesBothRateLines: with an open-loop target, the legend of
+// the requests/s panel names the target and the achieved rate.
+func TestTimelineNamesBothRateLines(t *testing.T) {
+	r := result(t, 2, 100, time.Millisecond, false)
+	r.Config = stats.Config{Rates: []float64{100}, DurationS: 2}
+	path := filepath.Join(t.TempDir(), "timeline.svg")
+	if err := Timeline(r, path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"target", "achieved"} {
+		if !strings.Contains(string(b), ">"+text+"<") {
+			t.Errorf("the timeline's legend lacks %q", text)
+		}
+	}
+}
+
 func TestRoundTicks(t *testing.T) {
 	tests := []struct {
 		min, max float64

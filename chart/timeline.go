@@ -29,7 +29,7 @@ const (
 // Timeline draws a result's per-second timeline as two panels sharing the
 // time axis, in seconds from the start of the measurement: requests/s
 // above (with the target rate of open-loop stages dashed, when the
-// timeline spans the schedule) and the p50
+// timeline spans the schedule, and both lines in the legend) and the p50
 // and p99 latency of each second below. A second without responses
 // leaves a gap in the latency lines. It is an error if r has no timeline.
 func Timeline(r stats.Result, path string) error {
@@ -38,12 +38,13 @@ func Timeline(r stats.Result, path string) error {
 	}
 	end := r.Timeline[len(r.Timeline)-1].At
 	top := newPlot("Requests/s and latency, second by second", "", "requests/s")
-	entries := 0
+	entries, achieved := 0, ""
 	if target := targetRate(r.Config, end); target != nil {
+		// Two lines: both named, so that neither is taken for the other.
 		addSteps(top, []plotter.XYs{target}, "target", dashed(color.Gray{Y: 110}))
-		entries = 1
+		entries, achieved = 2, "achieved"
 	}
-	addSteps(top, perSecond(r.Timeline, rate), "", lineStyle(2))
+	addSteps(top, perSecond(r.Timeline, rate), achieved, lineStyle(2))
 	fitY(top, entries)
 	bottom := newPlot("", "time (s)", "latency (ms)")
 	addSteps(bottom, perSecond(r.Timeline, latency(func(l stats.SecondLatency) float64 { return l.P50 })), "p50", lineStyle(1))

@@ -137,20 +137,28 @@ func Launch(ctx context.Context, s Spec) (*Process, error) {
 	return p, nil
 }
 
-// start spawns the server and the goroutine that reaps it.
+// start spawns the server and the goroutine that reaps it. A server that
+// cannot be started leaves no log file that Launch made: it would be
+// empty.
 func start(s Spec) (*Process, time.Time, error) {
-	log, err := openLog(s.LogPath)
+	cmd := command(s)
+	if cmd.Err != nil { // not found on $PATH: say so before making a log
+		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], cmd.Err)
+	}
+	log, created, err := openLog(s.LogPath)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	defer log.Close() // the child holds its own copy
-	cmd := command(s)
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Dir = s.Dir
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = groupAttr()
 	spawned := time.Now()
 	if err := cmd.Start(); err != nil {
+		if created {
+			os.Remove(log.Name()) //nolint:errcheck // best effort: the error below is the news
+		}
 		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], err)
 	}
 	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.Name(), tempLog: s.LogPath == "", grace: s.StopGrace, done: make(chan struct{})}

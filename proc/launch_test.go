@@ -4,6 +4,9 @@ package proc
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -200,4 +203,51 @@ func assertOneLine(t *testing.T, err error, mention ...string) {
 			t.Errorf("error %q does not mention %q", msg, m)
 		}
 	}
+}
+
+// TestLaunchFailureLeavesNoLog: a server that cannot be started leaves no
+// log file behind, temporary or named, unless the named one was there
+// before; the error is the one of a failed start.
+func TestLaunchFailureLeavesNoLog(t *testing.T) {
+	notExecutable := filepath.Join(t.TempDir(), "server.sh")
+	if err := os.WriteFile(notExecutable, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	programs := []struct{ name, command string }{
+		{"no such file", "/nonexistent/server"},
+		{"not on PATH", "pummel-no-such-server"},
+		{"not executable", notExecutable},
+	}
+	for _, program := range programs {
+		for _, named := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/named log %v", program.name, named), func(t *testing.T) {
+				dir := t.TempDir()
+				t.Setenv("TMPDIR", dir)
+				spec := Spec{Command: []string{program.command}, ReadyURL: "http://127.0.0.1:1/"}
+				if named {
+					spec.LogPath = filepath.Join(dir, "server.log")
+				}
+				p, err := Launch(t.Context(), spec)
+				if p != nil || err == nil {
+					t.Fatalf("Launch = %v, %v; want an error", p, err)
+				}
+				assertOneLine(t, err, fmt.Sprintf("--exec: starting %q: ", program.command))
+				if left, _ := os.ReadDir(dir); len(left) > 0 {
+					t.Errorf("left %s behind", left[0].Name())
+				}
+			})
+		}
+	}
+	t.Run("an earlier log is kept", func(t *testing.T) {
+		log := filepath.Join(t.TempDir(), "server.log")
+		if err := os.WriteFile(log, []byte("earlier\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Launch(t.Context(), Spec{Command: []string{notExecutable}, ReadyURL: "http://127.0.0.1:1/", LogPath: log}); err == nil {
+			t.Fatal("Launch of a file that is not executable: no error")
+		}
+		if _, err := os.Stat(log); err != nil {
+			t.Errorf("the log named, which was there before: %v", err)
+		}
+	})
 }

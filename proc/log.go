@@ -1,8 +1,10 @@
 package proc
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -18,20 +20,26 @@ const (
 	logLineBytes = 240
 )
 
-// openLog opens (truncating) or creates the server's log file.
-func openLog(path string) (*os.File, error) {
+// openLog opens (truncating) or creates the server's log file; created
+// tells whether it made the file: a temporary one for path "", or path
+// where no file was.
+func openLog(path string) (f *os.File, created bool, err error) {
 	if path == "" {
 		f, err := os.CreateTemp("", "pummel-server-*.log")
 		if err != nil {
-			return nil, fmt.Errorf("creating the server log: %w", err)
+			return nil, false, fmt.Errorf("creating the server log: %w", err)
 		}
-		return f, nil
+		return f, true, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	created = err == nil
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("opening the server log: %w", err)
+		return nil, false, fmt.Errorf("opening the server log: %w", err)
 	}
-	return f, nil
+	return f, created, nil
 }
 
 // TemporaryLog reports whether the server's log is a temporary file that

@@ -30,6 +30,17 @@ var loadSettings = []setting{
 // which the results' loads differ, or "" when they ran one load: merged,
 // their figures would describe none of them.
 func MixedLoads(rs []Result) string {
+	differ := LoadDifferences(rs)
+	if len(differ) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the merged results ran different loads (%s differ): their figures describe none of them; the commands are listed",
+		strings.Join(differ, ", "))
+}
+
+// LoadDifferences names the settings (config fields) in which the
+// results' loads differ; none when they ran one load.
+func LoadDifferences(rs []Result) []string {
 	var differ []string
 	for _, s := range loadSettings {
 		for _, r := range rs[min(1, len(rs)):] {
@@ -39,11 +50,7 @@ func MixedLoads(rs []Result) string {
 			}
 		}
 	}
-	if len(differ) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("the merged results ran different loads (%s differ): their figures describe none of them; the commands are listed",
-		strings.Join(differ, ", "))
+	return differ
 }
 
 // mergedCommands lists the command of every result, in order (a result

@@ -112,12 +112,15 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 }
 
 // onUsageError turns urfave/cli's parse errors into one line, exit 2.
-func onUsageError(_ *cli.Context, err error, _ bool) error {
+// An unknown flag gets a hint: another tool's spelling of one of pummel's,
+// or the real flag it misspells.
+func onUsageError(c *cli.Context, err error, _ bool) error {
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
-		if len(name) > 1 {
-			name = "-" + name // Go's flag package drops the second dash
+		flags := c.App.Flags
+		if c.Command != nil && len(c.Command.Flags) > 0 {
+			flags = c.Command.Flags
 		}
-		return usageError{fmt.Sprintf("-%s: unknown flag (pummel --help lists them)", name)}
+		return usageError{unknownFlag(name, flags)}
 	}
 	return usageError{err.Error()}
 }

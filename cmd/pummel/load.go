@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -47,7 +49,13 @@ func (l *loader) readArgs(c *cli.Context) error {
 	if len(l.opts.scriptArgs) > 0 && l.opts.scriptArgs[0] == "--" {
 		l.opts.scriptArgs = l.opts.scriptArgs[1:]
 	}
+	if l.opts.quiet && isRate(l.opts.target) {
+		return usageError{quietHint}
+	}
 	if len(l.opts.scriptArgs) > 0 && l.opts.script == "" {
+		if l.opts.quiet && isRate(l.opts.scriptArgs[0]) {
+			return usageError{quietHint}
+		}
 		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", l.opts.scriptArgs[0])}
 	}
 	return nil
@@ -153,11 +161,25 @@ func loadError(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return exitError{exitInterrupted, "interrupted before the run started"}
 	case errors.Is(err, engine.ErrUnreachable):
-		return exitError{exitFailed, err.Error()} // names host:port, never credentials
+		return exitError{exitFailed, err.Error() + certificateHint(err)} // names host:port, never credentials
 	}
 	// A setting refused at Run, not at parse (a --start-at that passed
 	// while --exec waited for readiness): name the flag, as at parse.
 	return flagError(err)
+}
+
+// certificateHint says what to do when the server's certificate could not
+// be verified (an unknown authority, another host's name, expired).
+func certificateHint(err error) string {
+	var rejected *tls.CertificateVerificationError
+	var otherName x509.HostnameError
+	switch {
+	case !errors.As(err, &rejected):
+		return ""
+	case errors.As(err, &otherName):
+		return "; use a host name the certificate holds, or --insecure to skip verification"
+	}
+	return "; to trust it, pass --cacert FILE (the PEM of the CA that signed it), or --insecure to skip verification"
 }
 
 // announce writes the header, what runs against what, once, as the load

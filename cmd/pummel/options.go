@@ -105,7 +105,11 @@ func flagError(err error) error {
 	var bad *engine.SettingError
 	if errors.As(err, &bad) {
 		if flag, ok := settingFlags[bad.Setting]; ok {
-			return usageError{flag + ": " + bad.Msg}
+			msg := flag + ": " + bad.Msg
+			if hint, ok := settingHints[bad.Setting]; ok {
+				msg += "; " + hint
+			}
+			return usageError{msg}
 		}
 	}
 	return usageError{err.Error()}
@@ -152,7 +156,10 @@ func (o *options) shape(c *engine.Config) error {
 		c.Duration = 0
 	}
 	if o.duration != "" {
-		if c.Duration, err = parseDuration(o.duration); err != nil || c.Duration == 0 {
+		if c.Duration, err = parseDuration(o.duration); err != nil {
+			err = fmt.Errorf("%w; %s", err, durationHint)
+		}
+		if err != nil || c.Duration == 0 {
 			return badFlag("-d/--duration", orMin(err, o.duration))
 		}
 	}

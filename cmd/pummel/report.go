@@ -31,6 +31,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 			&cli.StringFlag{Name: "plot", Destination: &plots.dir, Usage: "write charts (SVG and PNG) of each file into `DIR`"},
 			&cli.BoolFlag{Name: "plots", Destination: &plots.markdown, Usage: "with -o FILE.md: write charts into FILE-charts/ next to it and link them from the markdown"},
+			&cli.StringSliceFlag{Name: "label", Destination: &plots.labels, Usage: "name the next file's lines in the charts' legends (and chart file names) `LABEL`; one per file, in order (repeatable)"},
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -40,14 +41,14 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err := o.outputFormat(); err != nil {
 				return err
 			}
-			if err := plots.check(o.outputs.Value()); err != nil {
+			if err := plots.check(o.outputs.Value(), c.NArg()); err != nil {
 				return err
 			}
 			outs := o.files()
 			if err := checkOutputs(append(outs, plots.dirs(o.outputs.Value())...)); err != nil {
 				return err
 			}
-			rs, names, err := readResults(c.Args().Slice(), c.App.Reader, c.App.ErrWriter)
+			rs, names, err := readResults(c.Args().Slice(), plots.labels.Value(), c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
@@ -58,6 +59,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			res, err := stats.Combine(rs, how)
 			if err != nil {
 				return usageError{fmt.Sprintf("report: %v", err)}
+			}
+			if differ := stats.LoadDifferences(rs); len(differ) > 0 && plots.dir != "" && len(outs) == 0 && !c.IsSet("format") {
+				return plots.drawOnly(c.App.ErrWriter, named(names, rs), differ)
 			}
 			warnMerge(c.App.ErrWriter, rs, res)
 			// The charts come first: the markdown links those written.
@@ -73,14 +77,23 @@ func reportCommand(stdout io.Writer) *cli.Command {
 
 // reportPlots is what `pummel report` was asked to chart.
 type reportPlots struct {
-	dir      string // --plot: write the charts here
-	markdown bool   // --plots: chart next to every -o FILE.md and link from it
+	dir      string          // --plot: write the charts here
+	markdown bool            // --plots: chart next to every -o FILE.md and link from it
+	labels   cli.StringSlice // --label: the legend names of the files, in order
 }
 
-// check rejects --plots without a markdown file to link the charts from.
-func (p reportPlots) check(outputs []string) error {
+// check rejects --plots without a markdown file to link the charts from,
+// and labels that are not one per file of the files given.
+func (p reportPlots) check(outputs []string, files int) error {
 	if p.markdown && !slices.ContainsFunc(outputs, isMarkdown) {
 		return usageError{"--plots: give -o FILE.md; the charts go next to it (or use --plot DIR)"}
+	}
+	n := len(p.labels.Value())
+	if n > 0 && p.dir == "" && !p.markdown {
+		return usageError{"--label: names the lines of charts; give --plot DIR or --plots"}
+	}
+	if n > 0 && n != files {
+		return usageError{fmt.Sprintf("--label: %d for %d files; give one per file, in order", n, files)}
 	}
 	return nil
 }
@@ -125,6 +138,17 @@ func (p reportPlots) write(results []chart.Named, outputs []string) (map[string]
 		links[md] = paths
 	}
 	return links, errors.Join(errs...)
+}
+
+// drawOnly draws the charts of results of different loads side by side,
+// and says why no merged report follows: it would describe none of them.
+func (p reportPlots) drawOnly(stderr io.Writer, results []chart.Named, differ []string) error {
+	if _, err := p.write(results, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "pummel: charts of %d results written to %s; no merged report, as their loads differ (%s)\n",
+		len(results), p.dir, strings.Join(differ, ", "))
+	return nil
 }
 
 // linkCharts makes each markdown output end with a "Charts" section

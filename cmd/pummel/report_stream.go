@@ -23,10 +23,11 @@ const stdinName = "-"
 // at fault (standard input as "standard input", not "-"). Lines of
 // pummel's own messages between results (a part that failed printed its
 // error) are passed on to notes. names label the
-// results, for charts: the file's base name less its extension ("stdin"
-// for "-"), with "-2", "-3"… after the first result of an input.
-func readResults(paths []string, stdin io.Reader, notes io.Writer) (rs []stats.Result, names []string, err error) {
-	for _, path := range paths {
+// results, for charts: labels[i] for paths[i] when given (report
+// --label), else the file's base name less its extension ("stdin" for
+// "-"), with "-2", "-3"… after the first result of an input.
+func readResults(paths, labels []string, stdin io.Reader, notes io.Writer) (rs []stats.Result, names []string, err error) {
+	for i, path := range paths {
 		data, err := readInput(path, stdin)
 		if err != nil {
 			return nil, nil, usageError{err.Error()}
@@ -34,6 +35,9 @@ func readResults(paths []string, stdin io.Reader, notes io.Writer) (rs []stats.R
 		name, label := path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		if path == stdinName {
 			name, label = "standard input", "stdin"
+		}
+		if i < len(labels) {
+			label = labels[i]
 		}
 		more, err := readStream(data, name, notes)
 		if err != nil {

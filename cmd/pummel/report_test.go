@@ -116,14 +116,7 @@ func TestHdrLogFlag(t *testing.T) {
 // loads says so on stderr and in the result, and lists every input's
 // command, so that the merged figures are not taken for one load's.
 func TestReportWarnsOfMixedLoads(t *testing.T) {
-	url := targetURL(t)
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
-	for _, args := range [][]string{{"-c", "2", "-n", "50", "-q", "-o", a, url}, {"-c", "3", "-n", "60", "-q", "-m", "HEAD", "-o", b, url + "bytes/10"}} {
-		if code, _, stderr := pummel(t.Context(), args...); code != 0 {
-			t.Fatalf("run: %s", stderr)
-		}
-	}
+	a, b := differentLoads(t)
 	code, stdout, stderr := pummel(t.Context(), "report", "--format", "json", a, b)
 	if code != 0 {
 		t.Fatalf("report: exit %d: %s", code, stderr)
@@ -148,5 +141,75 @@ func TestReportWarnsOfMixedLoads(t *testing.T) {
 	_, md, _ := pummel(t.Context(), "report", "--format", "markdown", a, b)
 	if !strings.Contains(md, "**Commands (2 results merged)**\n\n```sh\npummel -c 2 -n 50") {
 		t.Errorf("markdown lacks the commands:\n%s", md)
+	}
+}
+
+// differentLoads saves the results of two different loads, a.json and
+// b.json: other connections, method and URL.
+func differentLoads(t *testing.T) (a, b string) {
+	t.Helper()
+	url := targetURL(t)
+	dir := t.TempDir()
+	a, b = filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, args := range [][]string{{"-c", "2", "-n", "50", "-q", "-o", a, url}, {"-c", "3", "-n", "60", "-q", "-m", "HEAD", "-o", b, url + "bytes/10"}} {
+		if code, _, stderr := pummel(t.Context(), args...); code != 0 {
+			t.Fatalf("run: %s", stderr)
+		}
+	}
+	return a, b
+}
+
+// TestReportOfDifferentLoads: results of different loads are charted side
+// by side with no merged report; merged without --plot, the one line
+// saying their loads differ comes before the report.
+func TestReportOfDifferentLoads(t *testing.T) {
+	a, b := differentLoads(t)
+	charts := filepath.Join(t.TempDir(), "charts")
+	code, stdout, stderr := pummel(t.Context(), "report", "--plot", charts, a, b)
+	if code != 0 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no merged report, as their loads differ (url, method, connections)") {
+		t.Errorf("report --plot: exit %d, stdout %q, stderr %q; want 0, no report and one line saying why", code, stdout, stderr)
+	}
+	for _, name := range []string{"spectrum.svg", "timeline-a.svg", "timeline-b.svg"} {
+		if _, err := os.Stat(filepath.Join(charts, name)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	var both strings.Builder // stdout and stderr as a terminal shows them
+	if code := run(t.Context(), []string{"report", a, b}, &both, &both); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, both.String())
+	}
+	if first, _, _ := strings.Cut(both.String(), "\n"); !strings.HasPrefix(first, "pummel: warning: the merged results ran different loads") {
+		t.Errorf("first line %q: want the warning of different loads, before the report", first)
+	}
+}
+
+// TestReportPlotLabels: --label names each file's lines in the charts'
+// legends, one label per file.
+func TestReportPlotLabels(t *testing.T) {
+	a, b := differentLoads(t)
+	charts := filepath.Join(t.TempDir(), "charts")
+	if code, _, stderr := pummel(t.Context(), "report", "--plot", charts, "--label", "before", "--label", "after fix", a, b); code != 0 {
+		t.Fatalf("report --plot --label: exit %d: %s", code, stderr)
+	}
+	svg, err := os.ReadFile(filepath.Join(charts, "spectrum.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, label := range []string{">before<", ">after fix<"} {
+		if !strings.Contains(string(svg), label) {
+			t.Errorf("the spectrum's legend lacks %s", label)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(charts, "timeline-after-fix.svg")); err != nil {
+		t.Error(err)
+	}
+	for _, args := range [][]string{
+		{"report", "--plot", charts, "--label", "only one", a, b},
+		{"report", "--label", "a", a},
+	} {
+		if code, _, stderr := pummel(t.Context(), args...); code != exitUsage || !strings.HasPrefix(stderr, "pummel: --label: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("pummel %q: exit %d, stderr %q; want 2 and one line naming --label", args, code, stderr)
+		}
 	}
 }

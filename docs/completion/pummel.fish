@@ -215,6 +215,7 @@ complete -c pummel -n '__fish_seen_subcommand_from report' -l output -s o -r -d 
 complete -c pummel -n '__fish_seen_subcommand_from report' -f -l latency -d 'print the latency distribution'
 complete -c pummel -n '__fish_seen_subcommand_from report' -l plot -r -d 'write charts (SVG and PNG) of each file into `DIR`'
 complete -c pummel -n '__fish_seen_subcommand_from report' -f -l plots -d 'with -o FILE.md: write charts into FILE-charts/ next to it and link them from the markdown'
+complete -c pummel -n '__fish_seen_subcommand_from report' -f -l label -r -d 'name the next file\'s lines in the charts\' legends (and chart file names) `LABEL`; one per file, in order (repeatable)'
 complete -c pummel -n '__fish_seen_subcommand_from report' -f -l help -s h -d 'show this help'
 complete -r -c pummel -n '__fish_pummel_no_subcommand' -a 'compare' -d 'show two results side by side with ratios; several runs per side: BASE… vs NEW…'
 complete -c pummel -n '__fish_seen_subcommand_from compare' -f -l format -r -d 'write `FORMAT` to stdout: text or markdown'

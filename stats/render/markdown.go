@@ -11,12 +11,15 @@ import (
 )
 
 // WriteMarkdown writes r as GitHub markdown ready to paste into a
-// BENCHMARKS.md: a Metric | Result | How table, notes (interruption,
+// BENCHMARKS.md: a heading naming the target, a Metric | Result | How
+// table, with --runs the spread over the runs, notes (interruption,
 // warnings), the latency distribution, the errors when there were any, the
 // exact command and the environment the figures were measured in.
 func WriteMarkdown(w io.Writer, r stats.Result) error {
 	ew := NewPrinter(w)
+	ew.Printf("## %s\n\n", markdownTitle(r.Config))
 	ew.Table([]string{"Metric", "Result", "How"}, []string{"---", "---", "---"}, metricRows(r))
+	writeRunsMarkdown(ew, r.Runs)
 	writeNotes(ew, r)
 	writeThresholdsMarkdown(ew, r.Thresholds)
 	ew.Printf("\n**Latency distribution**\n\n")
@@ -34,6 +37,15 @@ func WriteMarkdown(w io.Writer, r stats.Result) error {
 		return fmt.Errorf("writing markdown result: %w", ew.Err())
 	}
 	return nil
+}
+
+// markdownTitle is the heading of a markdown result: what was loaded,
+// "Load test of GET http://127.0.0.1:8080/".
+func markdownTitle(c stats.Config) string {
+	if c.URL == "" {
+		return "Load test"
+	}
+	return strings.TrimSpace("Load test of " + c.Method + " " + c.URL)
 }
 
 // metricRows are the rows of the Metric | Result | How table.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -49,7 +50,8 @@ func runMetricRows(r stats.Result) [][]string {
 	var rows [][]string
 	if b := r.Environment.Binary; b != nil {
 		rows = append(rows, []string{"Binary size", FormatBytes(float64(b.SizeBytes)),
-			fmt.Sprintf("size of %s (SHA-256 %.12s…)", b.Path, b.SHA256)})
+			// The base name: a table to paste shows no local path.
+			fmt.Sprintf("size of %s (SHA-256 %.12s…)", filepath.Base(b.Path), b.SHA256)})
 	}
 	runs := r.Runs
 	if len(runs) == 0 && len(r.Server) > 0 && r.Server[0].StartupS != nil {

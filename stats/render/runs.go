@@ -68,3 +68,12 @@ func writeRunsText(ew *Printer, rs []stats.Result) {
 		ew.Printf("  %-20s %12s %12s %12s\n", row[0], row[1], row[2], row[3])
 	}
 }
+
+// writeRunsMarkdown writes the runs table, as writeRunsText prints it.
+func writeRunsMarkdown(ew *Printer, rs []stats.Result) {
+	if len(rs) < 2 {
+		return
+	}
+	ew.Printf("\n**Runs: %d fresh server processes**\n\n", len(rs))
+	ew.Table([]string{"Figure", "min", "median", "max"}, []string{"---", "---:", "---:", "---:"}, runRows(rs))
+}
