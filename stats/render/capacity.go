@@ -147,7 +147,7 @@ func WriteCapacityText(w io.Writer, r stats.Result, skipHeader bool) error {
 // and the environment.
 func WriteCapacityMarkdown(w io.Writer, r stats.Result) error {
 	ew := NewPrinter(w)
-	ew.Printf("### Capacity\n\n")
+	ew.Printf("## %s\n\n", strings.TrimSpace("Capacity of "+r.Config.Method+" "+r.Config.URL))
 	if v := CapacityVerdict(r); v != "" {
 		ew.Printf("%s\n\n", strings.TrimPrefix(v, "Capacity: "))
 	}
