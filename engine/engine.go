@@ -123,6 +123,18 @@ type Header struct {
 	Name, Value string
 }
 
+// ScriptLimit is how long the parts of Script that run before the load
+// (its top level, setup() and init()) may run in all: the run's own length
+// (the warm-up, and Duration for each rate) and Timeout, so that a script
+// cannot hold a run past -d and --timeout. It is 0 for a run that
+// Requests alone bounds (see script.Options.Limit).
+func (c *Config) ScriptLimit() time.Duration {
+	if c.Duration == 0 {
+		return 0
+	}
+	return c.Warmup + c.Duration*time.Duration(max(len(c.Rates), 1)) + c.Timeout
+}
+
 // warmupRate is the open-loop warm-up's rate.
 func (c *Config) warmupRate() float64 {
 	if c.WarmupRate > 0 {

@@ -21,8 +21,14 @@ type load struct {
 	depth     int  // requests per batch (--pipeline)
 	head      bool // HEAD responses have no body
 	keepBody  bool // bodies are kept for --expect-body or a script's response()
-	dynamic   bool // a script makes each request
-	dialer    *dialer
+	dynamic   bool // a script's hooks run for each request
+	// fromScript is set when a script's request() makes each request.
+	fromScript bool
+	// sent is the Config whose request is sent: cfg, or a copy with the
+	// fields a script set (see useScriptFields).
+	sent   *Config
+	digest string // requestDigest of cfg
+	dialer *dialer
 	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
 	deadlineSlack time.Duration
 	ctx           context.Context // cancelled when the run stops
@@ -167,6 +173,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 		cfg.Script.AddLatencies(latencies) // done() reads them as recorded, not decoded from res
 	}
 	res.Timeline = timeline
+	r.recordSent(&res.Config)
 	res.Start = measureFrom.UTC().Format(time.RFC3339Nano)
 	res.Interrupted = ctx.Err() != nil
 	res.Client = client
@@ -187,6 +194,8 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	}
 	r := &load{
 		cfg:           cfg,
+		sent:          cfg,
+		digest:        requestDigest(cfg, request),
 		request:       request,
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Checks.needsBody(),

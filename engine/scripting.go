@@ -29,16 +29,23 @@ type scripted struct {
 	thread *script.Thread
 }
 
-// setupScript creates the script's threads, one per worker. A script that
-// only sets wrk.method, path, headers or body changes the request, which is
-// then still built once; otherwise the workers call into it per request.
+// setupScript creates the script's threads, one per worker. The request
+// is built once from wrk.method, path, headers and body as the script left
+// them, unless its request() makes each request; a script with hooks
+// (request, response or delay) is called into by the workers per request.
 func (r *load) setupScript(workers []*worker) error {
 	threads, err := r.cfg.Script.Threads(r.scriptContext(), len(workers), r.dialer.address)
 	if err != nil {
 		return err
 	}
+	r.fromScript = threads[0].HasRequest()
+	if !r.fromScript {
+		if err := r.useScriptFields(threads[0]); err != nil {
+			return err
+		}
+	}
 	if r.cfg.Script.Static() {
-		return r.useScriptFields(threads[0])
+		return nil
 	}
 	if r.depth > 1 {
 		return errors.New("pipeline: a script whose request() makes the requests pipelines by returning several; drop --pipeline")
@@ -85,6 +92,7 @@ func (r *load) useScriptFields(th *script.Thread) error {
 	if r.request, err = buildRequest(&cfg); err != nil {
 		return err
 	}
+	r.sent = &cfg
 	r.head = cfg.method() == "HEAD"
 	r.pipelined = repeatRequest(r.request, r.depth)
 	return nil

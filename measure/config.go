@@ -14,9 +14,6 @@ const MaxRuns = 1000
 // user wrote them) and no command line.
 func ConfigOf(c engine.Config) stats.Config {
 	rc := stats.Config{
-		URL:            c.URL.String(),
-		Method:         engine.Method(c.Method, len(c.Body) > 0),
-		BodyBytes:      len(c.Body),
 		Connections:    c.Connections,
 		Threads:        c.Threads,
 		DurationS:      c.Duration.Seconds(),
@@ -29,8 +26,6 @@ func ConfigOf(c engine.Config) stats.Config {
 		WarmupRequests: c.WarmupRequests,
 		Engine:         c.Transport(),
 	}
-	for _, h := range c.Headers {
-		rc.Headers = append(rc.Headers, h.Name+": "+h.Value)
-	}
+	c.RecordRequest(&rc)
 	return rc
 }

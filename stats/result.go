@@ -235,18 +235,39 @@ type RSS struct {
 	After int64 `json:"after"`
 }
 
-// Config is the load shape as the user asked for it, secrets redacted.
+// Config is the load shape, secrets redacted: the request as it was sent
+// (a script may have changed the command line's), the rest as the user
+// asked for it.
 type Config struct {
-	URL         string   `json:"url"`
-	Method      string   `json:"method"`
-	Headers     []string `json:"headers,omitempty"`
-	BodyBytes   int      `json:"body_bytes"`
-	Connections int      `json:"connections"`
-	Threads     int      `json:"threads"`
-	DurationS   float64  `json:"duration_s,omitempty"`
-	Requests    int64    `json:"requests,omitempty"`
-	TimeoutS    float64  `json:"timeout_s"`
-	KeepAlive   bool     `json:"keepalive"`
+	// URL, Method, Headers and BodyBytes are the request sent, when it was
+	// one request for the whole run. Method is "" (absent), Headers nil
+	// and BodyBytes 0 when a script's request() made each request
+	// (Request); URL is then the command line's.
+	URL       string   `json:"url"`
+	Method    string   `json:"method,omitempty"`
+	Headers   []string `json:"headers,omitempty"`
+	BodyBytes int      `json:"body_bytes"`
+	// Request is "from script" when a script's request() made each
+	// request; "" otherwise.
+	Request string `json:"request,omitempty"`
+	// RequestSHA256 is the hex SHA-256 of what the requests were made
+	// from: the command line's URL and request bytes, and a script's
+	// source and arguments. It is equal for every part of one sharded
+	// load (even when a script sends each part other requests, by
+	// wrk.shard) and differs for another body, header value or script,
+	// whatever its length. The digest reveals none of the secrets it
+	// covers. "" in results of older versions.
+	RequestSHA256 string `json:"request_sha256,omitempty"`
+	// Script is the -s script's file name, without its directory, and
+	// ScriptSHA256 the hex SHA-256 of its content.
+	Script       string  `json:"script,omitempty"`
+	ScriptSHA256 string  `json:"script_sha256,omitempty"`
+	Connections  int     `json:"connections"`
+	Threads      int     `json:"threads"`
+	DurationS    float64 `json:"duration_s,omitempty"`
+	Requests     int64   `json:"requests,omitempty"`
+	TimeoutS     float64 `json:"timeout_s"`
+	KeepAlive    bool    `json:"keepalive"`
 	// Rates are the open-loop stage rates (-R), in requests/s.
 	Rates []float64 `json:"rates,omitempty"`
 	// WarmupS is the warm-up time excluded from every figure.

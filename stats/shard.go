@@ -133,8 +133,8 @@ func orderParts(rs []Result) ([]Result, error) {
 const MaxStartSkew = time.Second
 
 // sameLoad refuses parts that do not make up one load: another shard
-// count, another setting of shardSettings, or planned starts further
-// apart than MaxStartSkew.
+// count, another setting of partSettings, another request (sameRequest),
+// or planned starts further apart than MaxStartSkew.
 func sameLoad(parts []Result) error {
 	if err := samePlannedStart(parts); err != nil {
 		return err
@@ -145,11 +145,14 @@ func sameLoad(parts []Result) error {
 			return fmt.Errorf("shard %d/%d and shard %d/%d split their loads into different numbers of parts: merge the parts of one load only",
 				first.Shard.Index, first.Shard.Count, p.Shard.Index, p.Shard.Count)
 		}
-		for _, s := range shardSettings {
+		for _, s := range partSettings(first, p) {
 			if a, b := s.value(first.Config), s.value(p.Config); a != b {
 				return fmt.Errorf("shard %d and shard %d ran different loads (config.%s: %s, %s): merge the parts of one load only",
 					first.Shard.Index, p.Shard.Index, s.name, a, b)
 			}
+		}
+		if err := sameRequest(first, p); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -72,6 +72,8 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 			"shard 0 and shard 1 were planned to start 24h0m0s apart (start_at: 2026-12-01T15:00:00Z, 2026-12-02T15:00:00Z)"},
 		{"planned 1.5s apart", []stats.Result{other(later(1500 * time.Millisecond)), statstest.Part(t, 0, 0, time.Millisecond), statstest.Part(t, 2, 0, time.Millisecond)}, stats.Parallel,
 			"shard 0 and shard 1 were planned to start 1.5s apart"},
+		{"another request of the same length", []stats.Result{withDigest(statstest.Part(t, 0, 0, time.Millisecond), "aa"), withDigest(other(func(*stats.Result) {}), "bb")}, stats.Parallel,
+			"shard 0 and shard 1 sent different requests (config.request_sha256 differs)"},
 		{"a result that is no part", []stats.Result{statstest.Part(t, 0, 0, time.Millisecond), other(func(r *stats.Result) { r.Shard = nil })}, stats.Parallel, "result 2 is not a part"},
 	}
 	for _, tt := range tests {
@@ -79,6 +81,38 @@ func TestCombineShardsRefusesPartsOfOtherLoads(t *testing.T) {
 			_, err := stats.Combine(tt.rs, tt.how)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// withDigest is r with the request digest d.
+func withDigest(r stats.Result, d string) stats.Result {
+	r.Config.RequestSHA256 = d
+	return r
+}
+
+// TestCombineShardsMergesOneRequest: parts with one request digest merge,
+// even when their scripts sent each part another path (wrk.shard), and so
+// do parts of which one or both record none (an older pummel).
+func TestCombineShardsMergesOneRequest(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		path       string // part 1's URL path, when not part 0's
+	}{
+		{"one digest", "aa", "aa", ""},
+		{"one digest, a path per part", "aa", "aa", "/part/1"},
+		{"one part without", "aa", "", ""},
+		{"neither", "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := []stats.Result{withDigest(statstest.Part(t, 0, 0, time.Millisecond), tt.a), withDigest(statstest.Part(t, 1, 0, time.Millisecond), tt.b)}
+			if tt.path != "" {
+				rs[1].Config.URL += tt.path
+			}
+			if _, err := stats.Combine(rs, stats.Parallel); err != nil {
+				t.Errorf("digests %q and %q: %v", tt.a, tt.b, err)
 			}
 		})
 	}

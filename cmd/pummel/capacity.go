@@ -148,7 +148,10 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	res.Config = l.shape
+	res.Config = l.rec.sentConfig(l.shape, res.Config)
+	for i := range res.Steps { // each ran the load the result's config describes, at its own rate
+		res.Steps[i].Config = stats.Config{}
+	}
 	l.rec.scrub(&res)
 	res.Environment = environment.Describe(environment.Version(version), time.Now())
 	if plan.exec != nil && !plan.exec.Shell {

@@ -77,17 +77,37 @@ func (r commandLine) text(s string) string {
 	return r.secrets.Text(s)
 }
 
-// recordedConfig is the load shape as it goes into every output.
+// recordedConfig is the load shape as it goes into every output, with
+// the request the command line describes (see sentConfig).
 func (r commandLine) recordedConfig(c engine.Config) stats.Config {
 	rc := measure.ConfigOf(c)
 	rc.Command = r.command
-	if !r.show {
-		rc.URL = r.secrets.URL(rc.URL)
-		for i, h := range rc.Headers {
-			rc.Headers[i] = r.secrets.Header(h)
-		}
-	}
+	r.redactRequest(&rc)
 	return rc
+}
+
+// sentConfig is shape with the request a run sent, as the engine recorded
+// it in sent (a script may change the command line's), redacted. A sent
+// without a record (no RequestSHA256) leaves shape as it is.
+func (r commandLine) sentConfig(shape, sent stats.Config) stats.Config {
+	if sent.RequestSHA256 == "" {
+		return shape
+	}
+	shape.URL, shape.Method, shape.Headers, shape.BodyBytes = sent.URL, sent.Method, sent.Headers, sent.BodyBytes
+	shape.Request, shape.RequestSHA256 = sent.Request, sent.RequestSHA256
+	r.redactRequest(&shape)
+	return shape
+}
+
+// redactRequest redacts the secrets of rc's URL and headers.
+func (r commandLine) redactRequest(rc *stats.Config) {
+	if r.show {
+		return
+	}
+	rc.URL = r.secrets.URL(rc.URL)
+	for i, h := range rc.Headers {
+		rc.Headers[i] = r.secrets.Header(h)
+	}
 }
 
 // scrub removes the secret values from the free text of res (error

@@ -44,11 +44,11 @@ func compareCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			base, _, err := readResults(basePaths, nil, c.App.Reader, c.App.ErrWriter)
+			base, _, _, err := readResults(basePaths, nil, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
-			next, _, err := readResults(newPaths, nil, c.App.Reader, c.App.ErrWriter)
+			next, _, _, err := readResults(newPaths, nil, c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}

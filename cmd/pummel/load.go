@@ -138,7 +138,10 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res.Config = l.shape
+	res.Config = l.rec.sentConfig(l.shape, res.Config)
+	for i := range res.Runs { // each ran the load the result's config describes
+		res.Runs[i].Config = stats.Config{}
+	}
 	identify(&res, cfg)
 	l.rec.scrub(&res)
 	res.Environment = environment.Describe(environment.Version(version), time.Now())

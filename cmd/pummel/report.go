@@ -48,7 +48,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err := checkOutputs(append(outs, plots.dirs(o.outputs.Value())...)); err != nil {
 				return err
 			}
-			rs, names, err := readResults(c.Args().Slice(), plots.labels.Value(), c.App.Reader, c.App.ErrWriter)
+			rs, names, files, err := readResults(c.Args().Slice(), plots.labels.Value(), c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
@@ -58,7 +58,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			}
 			res, err := stats.Combine(rs, how)
 			if err != nil {
-				return usageError{fmt.Sprintf("report: %v", err)}
+				return usageError{"report: " + combineError(err, rs, files)}
 			}
 			if differ := stats.LoadDifferences(rs); len(differ) > 0 && plots.dir != "" && len(outs) == 0 && !c.IsSet("format") {
 				return plots.drawOnly(c.App.ErrWriter, named(names, rs), differ)
@@ -73,6 +73,24 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			return errors.Join(chartErr, l.writeResult(linkCharts(outs, links), res))
 		},
 	}
+}
+
+// combineError is the message of err, stats.Combine's error for rs, read
+// from files: parts whose requests differ are named by their files.
+func combineError(err error, rs []stats.Result, files []string) string {
+	var differ *stats.RequestsDiffer
+	if !errors.As(err, &differ) {
+		return err.Error()
+	}
+	part := func(index int) string {
+		for i, r := range rs {
+			if r.Shard != nil && r.Shard.Index == index {
+				return fmt.Sprintf("%s (shard %d)", files[i], index)
+			}
+		}
+		return fmt.Sprintf("shard %d", index)
+	}
+	return differ.Naming(part(differ.First), part(differ.Second))
 }
 
 // reportPlots is what `pummel report` was asked to chart.

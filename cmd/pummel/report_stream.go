@@ -25,12 +25,14 @@ const stdinName = "-"
 // error) are passed on to notes. names label the
 // results, for charts: labels[i] for paths[i] when given (report
 // --label), else the file's base name less its extension ("stdin" for
-// "-"), with "-2", "-3"… after the first result of an input.
-func readResults(paths, labels []string, stdin io.Reader, notes io.Writer) (rs []stats.Result, names []string, err error) {
+// "-"), with "-2", "-3"… after the first result of an input; files say
+// where each was read, for messages: the path ("standard input"), with
+// " (result 2)"… after the first result of an input.
+func readResults(paths, labels []string, stdin io.Reader, notes io.Writer) (rs []stats.Result, names, files []string, err error) {
 	for i, path := range paths {
 		data, err := readInput(path, stdin)
 		if err != nil {
-			return nil, nil, usageError{err.Error()}
+			return nil, nil, nil, usageError{err.Error()}
 		}
 		name, label := path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		if path == stdinName {
@@ -41,14 +43,15 @@ func readResults(paths, labels []string, stdin io.Reader, notes io.Writer) (rs [
 		}
 		more, err := readStream(data, name, notes)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for i := range more {
 			names = append(names, label+suffix(i))
+			files = append(files, resultIn(name, i))
 		}
 		rs = append(rs, more...)
 	}
-	return rs, names, nil
+	return rs, names, files, nil
 }
 
 // readInput reads a file whole, or standard input for "-".
@@ -82,10 +85,7 @@ func readStream(data []byte, name string, notes io.Writer) ([]stats.Result, erro
 		if len(rest) == 0 {
 			break
 		}
-		where := name
-		if len(rs) > 0 {
-			where = fmt.Sprintf("%s (result %d)", name, len(rs)+1)
-		}
+		where := resultIn(name, len(rs))
 		if rest[0] != '{' {
 			line, _, _ := bytes.Cut(rest, []byte("\n"))
 			if err := passNote(notes, line, name, lineAt(data, pos)); err != nil {
@@ -109,6 +109,15 @@ func readStream(data []byte, name string, notes io.Writer) ([]stats.Result, erro
 		return nil, usageError{fmt.Sprintf("%s: holds no result (pummel --format json or -o FILE.json writes one)", name)}
 	}
 	return rs, nil
+}
+
+// resultIn names the i-th result (from 0) of the input name in messages:
+// "name", then "name (result 2)"….
+func resultIn(name string, i int) string {
+	if i == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s (result %d)", name, i+1)
 }
 
 // passNote passes a line of pummel's own output found between results on

@@ -46,7 +46,7 @@ func TestReadResultsFromAStream(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var notes bytes.Buffer
-			rs, names, err := readResults([]string{"-"}, nil, strings.NewReader(tt.stdin), &notes)
+			rs, names, _, err := readResults([]string{"-"}, nil, strings.NewReader(tt.stdin), &notes)
 			if tt.want == 0 {
 				if err == nil || !strings.Contains(err.Error(), tt.wantError) || strings.Contains(err.Error(), "\n") {
 					t.Errorf("err %v, want one line naming %q", err, tt.wantError)

@@ -11,7 +11,8 @@ import (
 
 // loadScript loads -s with the arguments after --; a script that does not
 // compile or fails at its top level is bad input, named in one line. A top
-// level still running when pummel is interrupted is stopped.
+// level still running when pummel is interrupted, or past the run's own
+// length and --timeout (engine.Config.ScriptLimit), is stopped.
 func (l *loader) loadScript(ctx context.Context, cfg *engine.Config) (*script.Program, error) {
 	o := l.opts
 	if o.script == "" {
@@ -20,7 +21,7 @@ func (l *loader) loadScript(ctx context.Context, cfg *engine.Config) (*script.Pr
 		}
 		return nil, nil
 	}
-	p, err := script.Load(ctx, o.script, script.Options{Args: o.scriptArgs, Target: scriptTarget(cfg), Output: l.scriptOutput()})
+	p, err := script.Load(ctx, o.script, script.Options{Args: o.scriptArgs, Target: scriptTarget(cfg), Output: l.scriptOutput(), Limit: cfg.ScriptLimit()})
 	switch {
 	case err == nil:
 		return p, nil

@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -107,6 +112,66 @@ func TestLoopingScriptDoesNotHoldTheRun(t *testing.T) {
 				t.Errorf("%d responses, %d validation errors, want 3 and 1 naming %q:\n%s", res.Requests, res.Errors.Validation, want, stdout)
 			}
 		})
+	}
+}
+
+// TestLoopingOncePartEndsWithTheRun runs scripts whose top level, setup()
+// or init() never returns, with a short -d: the part is stopped within the
+// run's own length and --timeout, well before script.OnceLimit, with exit
+// 2 and the line that names the part, as when OnceLimit stops it.
+func TestLoopingOncePartEndsWithTheRun(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"top level", "local n = 0\nwhile true do n = n + 1 end\n",
+			"loop.lua:2: the top level did not return within 400ms"},
+		{"setup()", "function setup(thread)\n  local n = 0\n  while true do n = n + 1 end\nend\n",
+			"loop.lua:3: setup() did not return within 400ms"},
+		{"init()", "function init(args)\n  local n = 0\n  while true do n = n + 1 end\nend\n",
+			"loop.lua:3: init() did not return within 400ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{})
+			start := time.Now()
+			code, _, stderr := pummelBounded(t, t.Context(), "-t", "1", "-c", "1", "-d", "200ms", "--timeout", "200ms",
+				"-s", luaFile(t, tt.src), srv.URL())
+			if took := time.Since(start); took >= script.OnceLimit/2 {
+				t.Errorf("pummel took %v, want well under script.OnceLimit (%v): -d 200ms --timeout 200ms bound the script", took, script.OnceLimit)
+			}
+			if code != exitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want %d and one line containing %q", code, stderr, exitUsage, tt.want)
+			}
+		})
+	}
+}
+
+// TestResultRecordsTheScriptsRequest runs a script that sets wrk.method,
+// path, body and headers: the JSON's config records the request sent, its
+// secret header redacted, and the script by base name and digest.
+func TestResultRecordsTheScriptsRequest(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	src := "wrk.method = 'POST'\nwrk.path = '/other?q=1'\nwrk.body = '0123456789abcdef'\n" +
+		"wrk.headers['X-Test'] = '1'\nwrk.headers['Authorization'] = 'Bearer s3cr3t-t0ken'\n"
+	path := luaFile(t, src)
+	code, stdout, stderr := pummelBounded(t, t.Context(), "-t", "1", "-c", "1", "-n", "3", "--format", "json", "-s", path, srv.URL())
+	var res stats.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+	c, sum := res.Config, sha256.Sum256([]byte(src))
+	if c.Method != "POST" || !strings.HasSuffix(c.URL, "/other?q=1") || c.BodyBytes != 16 || c.Request != "" ||
+		!slices.Contains(c.Headers, "X-Test: 1") || !slices.Contains(c.Headers, "Authorization: "+redact.Redacted) ||
+		c.Script != "loop.lua" || c.ScriptSHA256 != hex.EncodeToString(sum[:]) || len(c.RequestSHA256) != 64 {
+		t.Errorf("config %+v: want POST /other?q=1, 16 bytes, X-Test, Authorization redacted, loop.lua and digests", c)
+	}
+	for _, key := range []string{`"request_sha256": "`, `"script": "loop.lua"`, `"script_sha256": "`} {
+		if !strings.Contains(stdout, key) {
+			t.Errorf("the JSON lacks %s", key)
+		}
+	}
+	if strings.Contains(stdout, "s3cr3t-t0ken") {
+		t.Errorf("the JSON holds the script's token:\n%s", stdout)
 	}
 }
 

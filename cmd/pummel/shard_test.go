@@ -126,3 +126,29 @@ func TestLoadErrorNamesTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRefusesPartsWithOtherRequests runs two parts of a load whose
+// bodies differ but have one length: report --parallel refuses them with
+// one line naming both files; parts with one body merge.
+func TestReportRefusesPartsWithOtherRequests(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	dir := t.TempDir()
+	part := func(i int, body string) string {
+		t.Helper()
+		path := filepath.Join(dir, fmt.Sprintf("part%d-%s.json", i, body))
+		code, _, stderr := pummel(t.Context(), "--shard", fmt.Sprintf("%d/2", i), "-c", "2", "-n", "4", "-b", body, "-q", "-o", path, srv.URL())
+		if code != 0 {
+			t.Fatalf("part %d: exit %d: %s", i, code, stderr)
+		}
+		return path
+	}
+	a, b, same := part(0, "aaaa"), part(1, "bbbb"), part(1, "aaaa")
+	code, _, stderr := pummel(t.Context(), "report", "--parallel", a, b)
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "different requests") ||
+		!strings.Contains(stderr, a) || !strings.Contains(stderr, b) {
+		t.Errorf("exit %d, stderr %q: want 2 and one line naming %s and %s and that their requests differ", code, stderr, a, b)
+	}
+	if code, _, stderr := pummel(t.Context(), "report", "--parallel", a, same); code != 0 {
+		t.Errorf("parts with one body: exit %d: %s", code, stderr)
+	}
+}

@@ -45,7 +45,7 @@ func (p *Program) Done(s Summary, latency, requests Distribution) error {
 	if !ok {
 		return nil
 	}
-	return p.guard.once(context.Background(), p.limit, func() error {
+	return p.guard.once(context.Background(), bound{limit: p.limit}, func() error {
 		L.Push(fn)
 		L.Push(summaryTable(L, s))
 		L.Push(newStats(L, latency))

@@ -16,7 +16,8 @@
 // strings and tables of those) between the states.
 //
 // No script holds pummel hostage: the parts that run once (top level,
-// setup, init, done) are stopped after [OnceLimit] or when the context
+// setup, init, done) are stopped after [OnceLimit] (those before a run
+// with a length, within that length: [Options.Limit]) or when the context
 // given to Load or Threads ends, and a Thread's hooks are stopped when the
 // context given to Threads ends. What the script prints goes to
 // [Options.Output].
@@ -33,11 +34,15 @@ package script
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,16 +80,24 @@ type Options struct {
 	// Output receives what the script's print(), io.write() and
 	// io.stdout:write() write, from every state; nil means os.Stdout.
 	Output io.Writer
+	// Limit, when positive and shorter than [OnceLimit], is the run's
+	// own bound (its length and --timeout): Load's top level, and all
+	// that each [Program.Threads] call runs (every thread's top level,
+	// setup() and init()), may together run that long, so that a script
+	// cannot hold a run past it. 0 leaves each part OnceLimit.
+	Limit time.Duration
 }
 
 // Program is a loaded script: its compiled chunk, its setup state and the
 // Threads made from it.
 type Program struct {
 	name   string             // the script path as given, used in error messages
+	sum    [sha256.Size]byte  // SHA-256 of the script's source
 	args   []string           // script arguments, init's args[1..]
 	target Target             // normalised command-line request
 	proto  *lua.FunctionProto // compiled once, shared read-only by all states
 	limit  time.Duration      // how long a part that runs once may run: OnceLimit
+	budget time.Duration      // Options.Limit
 
 	setup   *lua.LState // setup and done state
 	guard   *guard      // stops the setup state's code
@@ -98,7 +111,8 @@ type Program struct {
 }
 
 // Load reads and compiles the script at path and runs its top level in a
-// fresh setup state, stopping it when ctx ends or after [OnceLimit]. Errors
+// fresh setup state, stopping it when ctx ends or after [OnceLimit] (or
+// [Options.Limit]). Errors
 // are one line naming the script and, when Lua knows it, the line:
 // "auth.lua:12: <message>"; a top level that was stopped is a
 // [*StoppedError].
@@ -114,9 +128,9 @@ func Load(ctx context.Context, path string, o Options) (*Program, error) {
 	if o.Output == nil {
 		o.Output = os.Stdout
 	}
-	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit}
+	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit, budget: o.Limit, sum: sha256.Sum256(src)}
 	p.setup, p.guard, p.wrk = p.newState()
-	if err := p.guard.once(ctx, p.limit, func() error { return p.runChunk(p.setup, p.guard) }); err != nil {
+	if err := p.guard.once(ctx, stage(p.limit, p.budget), func() error { return p.runChunk(p.setup, p.guard) }); err != nil {
 		p.guard.close()
 		p.setup.Close()
 		return nil, err
@@ -128,7 +142,8 @@ func Load(ctx context.Context, path string, o Options) (*Program, error) {
 // running state and runs the script's top level in it, calls setup(thread)
 // in the setup state (thread.addr starts as addr, "host:port"), then sets
 // wrk.thread and calls init(args) in the running state. The top level,
-// setup and init are each stopped after [OnceLimit]; all of them, and the
+// setup and init are each stopped after [OnceLimit], or all together
+// after [Options.Limit]; all of them, and the
 // Threads' hooks for as long as they live, are stopped when ctx ends.
 // Errors are one line naming the script and line (a [*StoppedError] for
 // code that was stopped); on error no Thread is returned.
@@ -139,8 +154,9 @@ func (p *Program) Threads(ctx context.Context, n int, addr string) ([]*Thread, e
 		p.wrk.RawSetString("addrs", addrs)
 	}
 	threads := make([]*Thread, 0, n)
+	b := stage(p.limit, p.budget)
 	for range n {
-		th, err := p.newThread(ctx, addr)
+		th, err := p.newThread(ctx, b, addr)
 		if err != nil {
 			for _, t := range threads {
 				t.close()
@@ -151,6 +167,24 @@ func (p *Program) Threads(ctx context.Context, n int, addr string) ([]*Thread, e
 	}
 	p.threads = append(p.threads, threads...)
 	return threads, nil
+}
+
+// Name is the script's file name, without its directory: what a result
+// records of it, free of local paths.
+func (p *Program) Name() string { return filepath.Base(p.name) }
+
+// SHA256 is the hex SHA-256 of the script's source.
+func (p *Program) SHA256() string { return hex.EncodeToString(p.sum[:]) }
+
+// WriteInputs writes to h what the requests the script makes depend on,
+// besides the request the command line describes: its source's digest and
+// its arguments. Its shard (wrk.shard) is left out: every part of a sharded
+// load writes the same.
+func (p *Program) WriteInputs(h hash.Hash) {
+	h.Write(p.sum[:])
+	for _, a := range p.args {
+		fmt.Fprintf(h, "%d:%s", len(a), a)
+	}
 }
 
 // Static reports whether no Thread defines request(), response() or delay()
@@ -182,19 +216,19 @@ func (p *Program) Close() {
 }
 
 // newThread creates one Thread, stopped when ctx ends: running state, top
-// level, setup, init.
-func (p *Program) newThread(ctx context.Context, addr string) (*Thread, error) {
+// level, setup, init, each within b.
+func (p *Program) newThread(ctx context.Context, b bound, addr string) (*Thread, error) {
 	th := &Thread{name: p.name, addr: addr}
 	th.state, th.guard, th.wrk = p.newState()
 	th.unfollow = th.guard.follow(ctx)
 	th.globals = th.state.G.Global
-	err := th.guard.once(ctx, p.limit, func() error { return p.runChunk(th.state, th.guard) })
+	err := th.guard.once(ctx, b, func() error { return p.runChunk(th.state, th.guard) })
 	if err == nil {
-		err = p.guard.once(ctx, p.limit, func() error { return p.callSetup(th) })
+		err = p.guard.once(ctx, b, func() error { return p.callSetup(th) })
 	}
 	if err == nil {
 		th.wrk.RawSetString("thread", newThreadObject(th.state, th))
-		err = th.guard.once(ctx, p.limit, func() error { return th.init(p.initArgs(th.state)) })
+		err = th.guard.once(ctx, b, func() error { return th.init(p.initArgs(th.state)) })
 	}
 	if err != nil {
 		th.close()

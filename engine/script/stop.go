@@ -15,8 +15,35 @@ import (
 // before or after the load), and one that takes longer is stuck, most
 // likely in an endless loop, so it is stopped with a [StoppedError]. Ten
 // seconds leaves room for a script that builds large tables or reads big
-// files at start-up.
+// files at start-up. A run with a length of its own bounds the parts that
+// run before it more tightly: see [Options.Limit].
 const OnceLimit = 10 * time.Second
+
+// bound is how long the parts of one stage that run once (Load's top
+// level, or everything one Threads call runs) may run: each at most limit,
+// and, when the run sets a budget shorter than OnceLimit, all of them
+// together until end.
+type bound struct {
+	limit time.Duration // the limit a stopped part is said to have outlived
+	end   time.Time     // zero: no common end
+}
+
+// stage starts the bound of one stage: OnceLimit for each part, or the
+// budget for them all when it is shorter (0: no budget).
+func stage(onceLimit, budget time.Duration) bound {
+	if budget <= 0 || budget >= onceLimit {
+		return bound{limit: onceLimit}
+	}
+	return bound{limit: budget, end: time.Now().Add(budget)}
+}
+
+// left is how long the next part may run.
+func (b bound) left() time.Duration {
+	if b.end.IsZero() {
+		return b.limit
+	}
+	return max(time.Until(b.end), 0)
+}
 
 // ErrStopped is returned by a Thread's hook called after the context given
 // to [Program.Threads] ended: the script's code did not run. The engine
@@ -25,7 +52,8 @@ var ErrStopped = errors.New("script stopped: the run is over")
 
 // StoppedError reports Lua code that was stopped while it ran: the context
 // it was given ended (the run ended, or pummel was interrupted), or, for a
-// part that runs once, it ran longer than [OnceLimit].
+// part that runs once, it ran longer than its limit ([OnceLimit], or the
+// run's budget, [Options.Limit]).
 type StoppedError struct {
 	Where string        // "name:LINE", the line it was running, when Lua knows it; else the script name
 	Hook  string        // what was running: "request()", "init()", "the top level", …
@@ -83,12 +111,12 @@ func (g *guard) ended() bool {
 }
 
 // once runs call, a part of the script that runs once, stopping it when
-// ctx ends or limit passes.
-func (g *guard) once(ctx context.Context, limit time.Duration, call func() error) error {
+// ctx ends or b has no time left for it.
+func (g *guard) once(ctx context.Context, b bound, call func() error) error {
 	stop := g.follow(ctx)
 	defer stop()
-	g.limit = limit
-	t := time.AfterFunc(limit, func() { g.cancel(errLimit) })
+	g.limit = b.limit
+	t := time.AfterFunc(b.left(), func() { g.cancel(errLimit) })
 	defer t.Stop()
 	return call()
 }

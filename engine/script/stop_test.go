@@ -154,3 +154,31 @@ func TestHooksDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per request() and delay(), want 0", allocs)
 	}
 }
+
+// TestStageBound checks how long the parts that run once before a run may
+// run: OnceLimit each without a budget or with a longer one, the budget
+// for them all, to a common end, when it is shorter.
+func TestStageBound(t *testing.T) {
+	tests := []struct {
+		name    string
+		budget  time.Duration
+		limit   time.Duration
+		someEnd bool
+	}{
+		{"no budget", 0, OnceLimit, false},
+		{"a longer budget", 3 * OnceLimit, OnceLimit, false},
+		{"as long as OnceLimit", OnceLimit, OnceLimit, false},
+		{"a shorter budget", OnceLimit / 4, OnceLimit / 4, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := stage(OnceLimit, tt.budget)
+			if b.limit != tt.limit || b.end.IsZero() == tt.someEnd {
+				t.Errorf("stage(%v, %v) = limit %v, end %v; want limit %v, an end: %v", OnceLimit, tt.budget, b.limit, b.end, tt.limit, tt.someEnd)
+			}
+			if left := b.left(); left > tt.limit {
+				t.Errorf("left() = %v, more than the limit %v", left, tt.limit)
+			}
+		})
+	}
+}

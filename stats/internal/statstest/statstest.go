@@ -121,7 +121,8 @@ func Clean(t testing.TB) stats.Result {
 		Connect:          stats.ConnectTime{Count: 64, Mean: 85.5, Max: 210.25},
 		Client:           stats.ClientUsage{CPUSeconds: 9.5, CPUPercent: 47.5, CPUs: 2},
 		Config: stats.Config{URL: "http://127.0.0.1:8080/", Method: "GET", Connections: 64, Threads: 2,
-			DurationS: 10, TimeoutS: 2, KeepAlive: true,
+			RequestSHA256: "0f3a5c2b7d9e4f6a8b1c3d5e7f9a0b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a",
+			DurationS:     10, TimeoutS: 2, KeepAlive: true,
 			Command: "pummel -t2 -c64 -d10s --latency http://127.0.0.1:8080/"},
 		Environment: Environment(),
 	}
@@ -153,7 +154,7 @@ func Failing() stats.Result {
 		Thresholds:  []stats.Threshold{{Expr: "p99<20ms", Value: "9.9ms", OK: true}, {Expr: "errors<0.1%", Value: "1.4%"}},
 		Interrupted: true,
 		Config: stats.Config{URL: "https://example.test/api?q=1&x=|", Method: "POST", Headers: []string{"Authorization: [redacted]"},
-			BodyBytes: 17, Connections: 20, Threads: 4, DurationS: 30, TimeoutS: 2, KeepAlive: true,
+			BodyBytes: 17, RequestSHA256: "9c1185a5c5e9fc54612808977ee8f548b2258d31f2c8b7e1f1b1e1e3a1a1b1c1", Connections: 20, Threads: 4, DurationS: 30, TimeoutS: 2, KeepAlive: true,
 			Command: "pummel -t4 -c20 -d30 -m POST -b '{\"a\":1}' -H 'Authorization: [redacted]' 'https://example.test/api?q=1&x=|'"},
 		Environment: Environment(),
 	}
