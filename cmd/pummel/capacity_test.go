@@ -48,6 +48,9 @@ func TestCapacityBadInputExitsTwo(t *testing.T) {
 	}
 }
 
+// capacitySecret is a header value no output may show.
+const capacitySecret = "capacity-s3cret"
+
 // capacitySearch runs a short search and returns its exit code, stdout
 // and JSON result.
 func capacitySearch(t *testing.T, args ...string) (int, string, stats.Result) {
@@ -63,6 +66,9 @@ func capacitySearch(t *testing.T, args ...string) (int, string, stats.Result) {
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("exit %d, stderr %q: %v", code, stderr, err)
+	}
+	if strings.Contains(string(data), capacitySecret) {
+		t.Errorf("capacity.json holds the secret header's value")
 	}
 	var res stats.Result
 	if err := json.Unmarshal(data, &res); err != nil || res.Capacity == nil {
@@ -128,8 +134,8 @@ func TestCapacityRangeAndNone(t *testing.T) {
 	if c := res.Capacity; code != exitOK || c.LimitedBy != stats.LimitRange || c.Rate == nil || *c.Rate != 100 || !c.Confirmed {
 		t.Errorf("range: exit %d, capacity %+v; stdout:\n%s", code, c, stdout)
 	}
-	code, stdout, res = capacitySearch(t, "-c", "4", "-t", "1", "--step", "1s", "--to", "100", "--threshold", "p50<1ns", u)
-	if c := res.Capacity; code != exitCondition || c.Rate != nil || len(res.Steps) != 1 || !strings.Contains(stdout, "no rate from 10 req/s") {
+	code, stdout, res = capacitySearch(t, "-c", "4", "-t", "1", "--step", "1s", "--to", "100", "--threshold", "p50<1ns", "-H", "Authorization: Bearer "+capacitySecret, u)
+	if c := res.Capacity; code != exitCondition || c.Rate != nil || len(res.Steps) != 1 || !strings.Contains(stdout, "no rate from 10 req/s") || strings.Contains(stdout, capacitySecret) {
 		t.Errorf("none: exit %d, capacity %+v, %d steps; stdout:\n%s", code, c, len(res.Steps), stdout)
 	}
 }
