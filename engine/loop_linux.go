@@ -66,8 +66,9 @@ type loop struct {
 	closed bool       // wakefd and epfd are closed
 }
 
-// readBufferSize is an event loop's read buffer: large bodies are read
-// 64 KiB at a time, and one buffer serves all of a loop's connections.
+// loopReadBuffer is the size of an event loop's read buffer: large bodies
+// are read 64 KiB at a time, and one buffer serves all of a loop's
+// connections.
 const loopReadBuffer = 64 << 10
 
 // maxEvents bounds the events one epoll_wait returns.

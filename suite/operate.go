@@ -67,7 +67,7 @@ func (r *runner) skipReason(op *recordedConfig) string {
 // body (engine.Method).
 func (op *recordedConfig) requestMethod() string { return engine.Method(op.method, op.body.given()) }
 
-// recordedConfig records the load shape with the URL and headers as written
+// runConfig records the load shape with the URL and headers as written
 // in the plan (placeholders kept) and secrets redacted; the method is the
 // one sent.
 func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 	"github.com/pummel-dev/pummel/threshold"
 )
 
@@ -18,7 +19,7 @@ func (c *compiler) thresholds(field string, exprs []string) ([]threshold.Expr, e
 		if err != nil {
 			return nil, c.pos.errorf(f, "%q: %v", s, err)
 		}
-		if e.Need() == threshold.NeedExec {
+		if e.Need() == figure.NeedExec {
 			return nil, c.pos.errorf(f, "%q: startup is a figure of each run, not of an operation", s)
 		}
 		out = append(out, e)

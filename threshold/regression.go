@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 	"github.com/pummel-dev/pummel/stats/render"
 )
 
@@ -21,7 +22,7 @@ const DefaultRegressionFigure = "rps"
 type Regression struct {
 	text string
 	name string
-	fig  figure
+	fig  figure.Figure
 	pct  float64
 }
 
@@ -34,7 +35,7 @@ func ParseRegression(s string) (Regression, error) {
 		g.name, bound = strings.TrimSpace(name), strings.TrimSpace(rest)
 	}
 	var err error
-	if g.fig, err = lookup(g.name); err != nil {
+	if g.fig, err = figure.Lookup(g.name); err != nil {
 		return g, err
 	}
 	num, ok := strings.CutSuffix(bound, "%")
@@ -60,7 +61,7 @@ func (g Regression) Check(base, next []stats.Result) (string, error) {
 		return "", err
 	}
 	change, worse := n-b, "rose"
-	if g.fig.higherIsBetter {
+	if g.fig.HigherIsBetter {
 		change, worse = b-n, "fell"
 	}
 	if change <= 0 || b != 0 && change/b*100 <= g.pct {
@@ -71,15 +72,16 @@ func (g Regression) Check(base, next []stats.Result) (string, error) {
 		by = fmt.Sprintf("by %s%%", render.FormatSignificant(change/b*100))
 	}
 	return fmt.Sprintf("%s %s %s (%s → %s), past --max-regression %s", g.name, worse, by,
-		display(g.fig.kind, b), display(g.fig.kind, n), g.text), nil
+		display(g.fig.Unit, b), display(g.fig.Unit, n), g.text), nil
 }
 
-// median is the median of the figure over a side's results (every
-// server's value, for a server figure).
+// median is the median of the figure over a side's results: each
+// result's samples (one per run of --exec --runs; a server figure's value
+// is the worst watched server's, as a threshold reads it).
 func (g Regression) median(rs []stats.Result, side string) (float64, error) {
 	var all []float64
 	for _, r := range rs {
-		vs := g.fig.values(r)
+		vs := g.fig.Samples(r)
 		if len(vs) == 0 {
 			return 0, fmt.Errorf("%s lacks %s (no response answered, or no server watched)", side, g.name)
 		}
@@ -92,13 +94,13 @@ func (g Regression) median(rs []stats.Result, side string) (float64, error) {
 // requests/s), as the rest of pummel's output (the compare table) does, in
 // the unit its own size chooses: "23.40ms", "22.65MiB", "1,234",
 // "55,600.00" (requests/s).
-func display(k kind, v float64) string {
-	switch k {
-	case timeKind:
+func display(u figure.Unit, v float64) string {
+	switch u {
+	case figure.Time:
 		return render.FormatTime(v)
-	case bytesKind:
+	case figure.Bytes:
 		return render.FormatBytes(v)
-	case countKind:
+	case figure.Count:
 		return render.FormatCountOf(v)
 	}
 	return render.FormatRate(v)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 func result(rps, p99 float64, errs int64) stats.Result {
@@ -58,5 +59,28 @@ func TestRegressionRefuses(t *testing.T) {
 	g, _ := ParseRegression("startup=10%")
 	if _, err := g.Check([]stats.Result{result(1, 1, 0)}, []stats.Result{result(1, 1, 0)}); err == nil || !strings.Contains(err.Error(), "BASE lacks startup") {
 		t.Errorf("a figure neither side has: %v", err)
+	}
+}
+
+// TestRegressionReadsTheWorseServer: with two watched servers, the first
+// better than the second, a server figure's regression is the worse
+// server's, as a threshold and compare's table read it: here its peak
+// rose by 30%, while the first server's stayed put.
+func TestRegressionReadsTheWorseServer(t *testing.T) {
+	side := func(first, second int64) []stats.Result {
+		return []stats.Result{{Server: []stats.ServerUsage{
+			{PID: 1, RSSBytes: stats.RSS{Peak: first}}, {PID: 2, RSSBytes: stats.RSS{Peak: second}}}}}
+	}
+	g, err := ParseRegression("server_rss_peak=25%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := g.Check(side(100<<20, 200<<20), side(100<<20, 260<<20))
+	if err != nil || !strings.HasPrefix(got, "server_rss_peak rose by 30% ") {
+		t.Errorf("Check = %q, %v; want a 30%% rise of the worse server", got, err)
+	}
+	threshold, _ := Parse("server_rss_peak<250MiB")
+	if v, want := threshold.Check(side(100<<20, 260<<20)[0]), render.FormatBytes(260<<20); v.Value != want {
+		t.Errorf("the threshold reads %s, want the worse server's %s", v.Value, want)
 	}
 }

@@ -1,3 +1,12 @@
+// Package threshold reads and checks pass/fail conditions on results, so
+// that a run can fail a CI job: thresholds on one result, k6-style
+// ("p99<20ms", "errors<0.1%", "rps>=10k", "server_rss_peak<200MiB"), and
+// regression bounds between two sets of results (`pummel compare
+// --max-regression 5%`). The figures they name are stats/figure's, read
+// as compare's table reads them.
+//
+// It only reads results: it never changes a figure, and it decides no
+// exit code (the command line does, from what Check reports).
 package threshold
 
 import (
@@ -10,6 +19,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 	"github.com/pummel-dev/pummel/stats/render"
 )
 
@@ -17,7 +27,7 @@ import (
 // "p99<20ms". Parse makes one; Check judges a result by it.
 type Expr struct {
 	text  string
-	fig   figure
+	fig   figure.Figure
 	op    string
 	bound float64 // in the expression's unit
 	unit  string  // as written: "ms", "MiB", "%", "k", ""
@@ -51,10 +61,10 @@ func Parse(s string) (Expr, error) {
 		return Expr{}, fmt.Errorf("%q is not a comparison; use <, <=, >, >=, == or !=", text[at:at+1])
 	}
 	var err error
-	if e.fig, err = lookup(strings.TrimSpace(text[:at])); err != nil {
+	if e.fig, err = figure.Lookup(strings.TrimSpace(text[:at])); err != nil {
 		return Expr{}, err
 	}
-	e.bound, e.unit, e.scale, err = readBound(e.fig.kind, strings.TrimSpace(text[at+len(e.op):]))
+	e.bound, e.unit, e.scale, err = readBound(e.fig.Unit, strings.TrimSpace(text[at+len(e.op):]))
 	return e, err
 }
 
@@ -62,7 +72,7 @@ func Parse(s string) (Expr, error) {
 func (e Expr) String() string { return e.text }
 
 // Need says what the threshold's figure needs beyond the load.
-func (e Expr) Need() Need { return e.fig.need }
+func (e Expr) Need() figure.Need { return e.fig.Need }
 
 // Check judges r: the figure, in the expression's unit, against the
 // bound. A figure r lacks (no response answered, no server watched, no
@@ -85,10 +95,10 @@ func (e Expr) display(v float64) string {
 	switch {
 	case e.unit == "%":
 		return render.FormatSignificant(v) + "%"
-	case e.fig.kind == rateKind:
+	case e.fig.Unit == figure.Rate:
 		return render.FormatCompact(v * e.scale)
 	}
-	return display(e.fig.kind, v*e.scale)
+	return display(e.fig.Unit, v*e.scale)
 }
 
 // Check judges r by every threshold, in order.
@@ -100,13 +110,14 @@ func Check(es []Expr, r stats.Result) []stats.Threshold {
 	return out
 }
 
-// measure reads the figure in the expression's unit.
+// measure reads the figure in the expression's unit: of several values
+// (one per run of --exec --runs), the worst.
 func (e Expr) measure(r stats.Result) (float64, bool) {
-	vs := e.fig.values(r)
+	vs := e.fig.Samples(r)
 	if len(vs) == 0 {
 		return 0, false
 	}
-	v := e.fig.worst(vs)
+	v := e.fig.Worst(vs)
 	if e.unit != "%" {
 		return v / e.scale, true
 	}
@@ -139,14 +150,14 @@ var timeUnits = map[string]float64{"ns": 1e-3, "us": 1, "µs": 1, "ms": 1e3, "s"
 // scaleOf returns the base units (µs, bytes, counts, requests/s) per unit
 // of a bound of kind k; sizes and counts take the suffixes the rest of the
 // command line takes (internal/parse), and "%" (scale 0) is a count's.
-func scaleOf(k kind, unit string) (float64, bool) {
-	switch k {
-	case timeKind:
+func scaleOf(u figure.Unit, unit string) (float64, bool) {
+	switch u {
+	case figure.Time:
 		scale, ok := timeUnits[unit]
 		return scale, ok
-	case bytesKind:
+	case figure.Bytes:
 		return parse.SizeUnit(unit)
-	case countKind:
+	case figure.Count:
 		if unit == "%" {
 			return 0, true
 		}
@@ -155,18 +166,18 @@ func scaleOf(k kind, unit string) (float64, bool) {
 }
 
 // examples shows each kind's bounds in error lines.
-var examples = map[kind]string{
-	timeKind:  "500us, 20ms, 1.5s",
-	bytesKind: "200MiB, 64MB, 1GiB",
-	countKind: "0, 10, 1k, or a share: 0.1%",
-	rateKind:  "10000, 10k",
+var examples = map[figure.Unit]string{
+	figure.Time:  "500us, 20ms, 1.5s",
+	figure.Bytes: "200MiB, 64MB, 1GiB",
+	figure.Count: "0, 10, 1k, or a share: 0.1%",
+	figure.Rate:  "10000, 10k",
 }
 
 var boundSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(\S*)$`)
 
 // readBound reads a bound of the given kind: its number, its unit as
 // written and the base units per unit.
-func readBound(k kind, s string) (bound float64, unit string, scale float64, err error) {
+func readBound(k figure.Unit, s string) (bound float64, unit string, scale float64, err error) {
 	m := boundSyntax.FindStringSubmatch(s)
 	if m == nil {
 		return 0, "", 0, fmt.Errorf("bound %q is not a number with a unit (examples: %s)", s, examples[k])
@@ -186,9 +197,13 @@ func readBound(k kind, s string) (bound float64, unit string, scale float64, err
 	return bound, m[2], scale, nil
 }
 
+// outcomes is what a share is a share of: every request that ended, in a
+// response (whatever its status) or a socket error.
+func outcomes(r stats.Result) int64 { return r.Requests + r.Errors.Socket() }
+
 // OnRate reports whether the threshold judges the request rate (rps),
 // which a capacity search sets rather than measures.
-func (e Expr) OnRate() bool { return e.fig.kind == rateKind }
+func (e Expr) OnRate() bool { return e.fig.Unit == figure.Rate }
 
 // negations is the comparison that holds when an operator's fails.
 var negations = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}

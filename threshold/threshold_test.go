@@ -6,6 +6,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 )
 
 // run is a result with every figure a threshold reads: 990 responses
@@ -125,9 +126,9 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestNeed(t *testing.T) {
-	for expr, want := range map[string]Need{
-		"p99<1ms": NeedNothing, "errors==0": NeedNothing, "server_rss_peak<1GiB": NeedServer,
-		"server_cpu_per_request<1ms": NeedServer, "startup<1s": NeedExec,
+	for expr, want := range map[string]figure.Need{
+		"p99<1ms": figure.NeedNothing, "errors==0": figure.NeedNothing, "server_rss_peak<1GiB": figure.NeedServer,
+		"server_cpu_per_request<1ms": figure.NeedServer, "startup<1s": figure.NeedExec,
 	} {
 		if e, err := Parse(expr); err != nil || e.Need() != want {
 			t.Errorf("%s: Need() = %v (%v), want %v", expr, e.Need(), err, want)
@@ -163,10 +164,10 @@ func TestBoundsReadAsTheCommandLine(t *testing.T) {
 			t.Errorf("%s: a count %v, a size %v; want %v, %v", tt.bound, countOK, sizeOK, tt.count, tt.size)
 		}
 		for _, c := range []struct {
-			k    kind
+			k    figure.Unit
 			ok   bool
 			want int64
-		}{{countKind, countOK, count}, {rateKind, rateOK, int64(rate)}, {bytesKind, sizeOK, size}} {
+		}{{figure.Count, countOK, count}, {figure.Rate, rateOK, int64(rate)}, {figure.Bytes, sizeOK, size}} {
 			bound, _, scale, err := readBound(c.k, tt.bound)
 			if (err == nil) != c.ok || err == nil && int64(bound*scale) != c.want {
 				t.Errorf("%s as a bound of kind %d: %v × %v (%v); the command line reads %d (%v)", tt.bound, c.k, bound, scale, err, c.want, c.ok)

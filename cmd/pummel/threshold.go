@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 )
@@ -28,11 +29,11 @@ func (o *options) thresholds(plan watchPlan) ([]threshold.Expr, error) {
 }
 
 // needs reports what a figure lacks in this run's plan.
-func needs(n threshold.Need, plan watchPlan) error {
+func needs(n figure.Need, plan watchPlan) error {
 	switch {
-	case n == threshold.NeedServer && plan.exec == nil && len(plan.pids) == 0:
+	case n == figure.NeedServer && plan.exec == nil && len(plan.pids) == 0:
 		return fmt.Errorf("a server figure needs --pid or --exec")
-	case n == threshold.NeedExec && plan.exec == nil:
+	case n == figure.NeedExec && plan.exec == nil:
 		return fmt.Errorf("the startup time needs --exec, which starts the server")
 	}
 	return nil

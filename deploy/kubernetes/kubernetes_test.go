@@ -34,7 +34,7 @@ type built struct {
 	configMap corev1.ConfigMap
 }
 
-// build runs kustomize on the manifests as the README's apply command
+// build runs kustomize on the manifests as deploy/README.md's apply command
 // does, with start.env written first to hold startAt.
 func build(t *testing.T, startAt string) built {
 	t.Helper()

@@ -7,95 +7,39 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 )
 
-// comparedFigure is one row of a comparison: how to read the figure from a
-// result and how to print it.
+// comparedFigure is one row of a comparison: a figure of stats/figure's
+// catalogue (read there, as thresholds and --max-regression read it) and
+// how to print it.
 type comparedFigure struct {
-	name string
-	// values reads the figure: one sample, or one per run for a server's
-	// figure of --exec --runs; false when the result lacks it.
-	values func(stats.Result) ([]float64, bool)
+	name   string
+	fig    figure.Figure
 	format func(float64) string
 }
 
-// resultFigure is a figure of the result as a whole.
-func resultFigure(name string, pick func(stats.Result) float64, format func(float64) string) comparedFigure {
-	return comparedFigure{name, func(r stats.Result) ([]float64, bool) { return []float64{pick(r)}, true }, format}
-}
-
-func latencyFigure(name string, pick func(stats.Latency) float64) comparedFigure {
-	return comparedFigure{name, func(r stats.Result) ([]float64, bool) {
-		if r.Latency == nil {
-			return nil, false
-		}
-		return []float64{pick(*r.Latency)}, true
-	}, FormatTime}
-}
-
-// serverFigure reads a figure of the first watched server, or of each
-// run's when the result merges --exec --runs (each run watched its own
-// server process, so the merged result has none); pick reports false when
-// a server lacks the figure.
-func serverFigure(name string, pick func(stats.ServerUsage) (float64, bool), format func(float64) string) comparedFigure {
-	return comparedFigure{name, func(r stats.Result) ([]float64, bool) {
-		runs := r.Runs
-		if len(r.Server) > 0 || len(runs) == 0 {
-			runs = []stats.Result{r}
-		}
-		var vs []float64
-		for _, run := range runs {
-			if len(run.Server) == 0 {
-				return nil, false
-			}
-			v, ok := pick(run.Server[0])
-			if !ok {
-				return nil, false
-			}
-			vs = append(vs, v)
-		}
-		return vs, true
-	}, format}
+// row names a figure of the catalogue for a table.
+func row(name, fig string, format func(float64) string) comparedFigure {
+	return comparedFigure{name, figure.Must(fig), format}
 }
 
 var (
-	requestsPerSFigure = resultFigure("Requests/sec", func(r stats.Result) float64 { return r.RequestsPerS }, FormatRate)
-	errorsFigure       = resultFigure("Errors", func(r stats.Result) float64 {
-		return float64(r.Errors.Total())
-	}, FormatCountOf)
-	serverCPUFigure = serverFigure("Server CPU/request", func(s stats.ServerUsage) (float64, bool) { return s.CPUUsPerRequest, true }, FormatTime)
+	requestsPerSFigure = row("Requests/sec", "rps", FormatRate)
+	errorsFigure       = row("Errors", "errors", FormatCountOf)
+	serverCPUFigure    = row("Server CPU/request", "server_cpu_per_request", FormatTime)
 )
-
-// startupFigure is the server's startup time (--exec), under the given name.
-func startupFigure(name string) comparedFigure {
-	return serverFigure(name, func(s stats.ServerUsage) (float64, bool) {
-		if s.StartupS == nil {
-			return 0, false
-		}
-		return *s.StartupS * 1e6, true
-	}, FormatTime)
-}
-
-// idleRSSFigure is the server's RSS before the load, under the given name.
-func idleRSSFigure(name string) comparedFigure {
-	return serverFigure(name, func(s stats.ServerUsage) (float64, bool) { return float64(s.RSSBytes.Idle), true }, FormatBytes)
-}
-
-// peakRSSFigure is the server's peak RSS, under the given name.
-func peakRSSFigure(name string) comparedFigure {
-	return serverFigure(name, func(s stats.ServerUsage) (float64, bool) { return float64(s.RSSBytes.Peak), true }, FormatBytes)
-}
 
 var comparedFigures = []comparedFigure{
 	requestsPerSFigure,
-	latencyFigure("Latency p50", func(l stats.Latency) float64 { return l.P50 }),
-	latencyFigure("Latency p90", func(l stats.Latency) float64 { return l.P90 }),
-	latencyFigure("Latency p99", func(l stats.Latency) float64 { return l.P99 }),
-	latencyFigure("Latency max", func(l stats.Latency) float64 { return l.Max }),
+	row("Latency p50", "p50", FormatTime),
+	row("Latency p90", "p90", FormatTime),
+	row("Latency p99", "p99", FormatTime),
+	row("Latency max", "max", FormatTime),
 	errorsFigure,
-	startupFigure("Server startup"),
-	idleRSSFigure("Server RSS idle"),
-	peakRSSFigure("Server RSS peak"),
+	row("Server startup", "startup", FormatTime),
+	row("Server RSS idle", "server_rss_idle", FormatBytes),
+	row("Server RSS peak", "server_rss_peak", FormatBytes),
 	serverCPUFigure,
 }
 
@@ -124,8 +68,8 @@ func comparisonRows(base, next []stats.Result) [][]string {
 func sideValues(rs []stats.Result, f comparedFigure) ([]float64, bool) {
 	var all []float64
 	for _, r := range rs {
-		vs, ok := f.values(r)
-		if !ok {
+		vs := f.fig.Samples(r)
+		if len(vs) == 0 {
 			return nil, false
 		}
 		all = append(all, vs...)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -59,4 +60,29 @@ func TestComparisonGolden(t *testing.T) {
 	}
 	golden.Check(t, "compare.txt.golden", txt.Bytes())
 	golden.Check(t, "compare.md.golden", md.Bytes())
+}
+
+// TestCompareReadsTheWorseServer: with two watched servers, the first
+// better than the second, the table shows the second's figures, as a
+// threshold and --max-regression judge them (stats/figure).
+func TestCompareReadsTheWorseServer(t *testing.T) {
+	r := statstest.Counted()
+	first, second := r.Server[0], r.Server[0]
+	first.PID, second.PID = 1, 2
+	second.RSSBytes.Idle, second.RSSBytes.Peak = first.RSSBytes.Idle*3, first.RSSBytes.Peak*4
+	second.CPUUsPerRequest = first.CPUUsPerRequest * 5
+	r.Server = []stats.ServerUsage{first, second}
+	var b strings.Builder
+	if err := WriteComparison(&b, []stats.Result{r}, []stats.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ row, want string }{
+		{"Server RSS idle", FormatBytes(float64(second.RSSBytes.Idle))},
+		{"Server RSS peak", FormatBytes(float64(second.RSSBytes.Peak))},
+		{"Server CPU/request", FormatTime(second.CPUUsPerRequest)},
+	} {
+		if want := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(tt.row) + ` +` + regexp.QuoteMeta(tt.want) + ` `); !want.MatchString(b.String()) {
+			t.Errorf("row %q does not read the worse server (%s):\n%s", tt.row, tt.want, b.String())
+		}
+	}
 }

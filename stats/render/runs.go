@@ -9,14 +9,14 @@ import (
 
 // runFigures are the figures summarised across runs.
 var runFigures = []comparedFigure{
-	startupFigure("Startup"),
-	idleRSSFigure("Idle RSS"),
-	peakRSSFigure("Peak RSS"),
-	serverFigure("RSS after load", func(s stats.ServerUsage) (float64, bool) { return float64(s.RSSBytes.After), true }, FormatBytes),
+	row("Startup", "startup", FormatTime),
+	row("Idle RSS", "server_rss_idle", FormatBytes),
+	row("Peak RSS", "server_rss_peak", FormatBytes),
+	row("RSS after load", "server_rss_after", FormatBytes),
 	serverCPUFigure,
 	requestsPerSFigure,
-	latencyFigure("Latency p50", func(l stats.Latency) float64 { return l.P50 }),
-	latencyFigure("Latency p99", func(l stats.Latency) float64 { return l.P99 }),
+	row("Latency p50", "p50", FormatTime),
+	row("Latency p99", "p99", FormatTime),
 	errorsFigure,
 }
 
