@@ -223,7 +223,11 @@ func (c *conn) complete(now time.Time) {
 	}
 	c.served++
 	c.backoff = 0
-	c.worker.done.Add(1)
+	if c.t.phase == warmupPhase {
+		c.worker.warm.Add(1)
+	} else {
+		c.worker.done.Add(1)
+	}
 	// A rejected status is already an error: a response counts in one
 	// class only.
 	if c.load.cfg.Checks.active() && !o.Rejected {

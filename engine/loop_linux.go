@@ -188,13 +188,16 @@ func (l *loop) poll() {
 }
 
 // timeout is how long the next epoll_wait may wait: until the earliest
-// deadline, wake-up or timed send; -1 is for ever.
+// deadline, wake-up or timed send; -1 is for ever. A request due while
+// every connection is busy waits for one to free, an event: it is no
+// reason to wake, or the loop would spin for as long as the server is
+// slow.
 func (l *loop) timeout() time.Duration {
 	next := l.wakes.next()
 	if h := l.deadlines.head; h != nil && (next.IsZero() || h.deadline.Before(next)) {
 		next = h.deadline
 	}
-	if due, ok := l.sched.nextDue(l); ok && (next.IsZero() || due.Before(next)) {
+	if due, ok := l.sched.nextDue(l); ok && len(l.idle) > 0 && (next.IsZero() || due.Before(next)) {
 		next = due
 	}
 	if next.IsZero() {
@@ -247,7 +250,8 @@ func (l *loop) expire() {
 func (l *loop) owner(t *timed) *loopConn { return l.conns[t.id] }
 
 // dispatch hands the open-loop requests that are due to connections that
-// can send them; a request due when none can waits, and leaves late.
+// can send them; a request due when none can waits, and leaves late, or
+// not at all once the schedule's time is over (load.tooLate).
 func (l *loop) dispatch() {
 	if l.sched == nil {
 		return
@@ -256,6 +260,10 @@ func (l *loop) dispatch() {
 	for {
 		due, ok := l.sched.nextDue(l)
 		if !ok || due.After(now) || len(l.idle) == 0 {
+			return
+		}
+		if l.load.tooLate(due, now) {
+			l.sched.drop()
 			return
 		}
 		c := l.idle[len(l.idle)-1]

@@ -237,6 +237,9 @@ func (s *loopSchedule) nextDue(l *loop) (time.Time, bool) {
 // pending reports whether requests are left.
 func (s *loopSchedule) pending() bool { return s != nil && s.next < s.total }
 
+// drop gives up the requests left: the schedule's time is over.
+func (s *loopSchedule) drop() { s.next = s.total }
+
 // take returns the ticket of the loop's next request and moves past it.
 func (s *loopSchedule) take(l *loop) ticket {
 	t, _ := l.load.scheduled(s.next)

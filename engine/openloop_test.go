@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,5 +193,58 @@ func TestAResponseCountsInOneClassOnly(t *testing.T) {
 	res := runLoad(t, srv, Config{Requests: 10, Checks: Checks{Status: []parse.StatusRange{{Lo: 200, Hi: 200}}}})
 	if res.Errors.Status != 10 || res.Errors.Validation != 0 {
 		t.Errorf("status errors %d, validation %d: a 500 is a status error, once", res.Errors.Status, res.Errors.Validation)
+	}
+}
+
+// TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps runs far above what
+// the connections can carry against a slow server: every connection is
+// busy and a request is always due. The run must end at -d (give or take
+// the grace its last responses get), not --timeout after it, and the
+// client must sleep while no connection can send, not spin.
+func TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps(t *testing.T) {
+	const d, timeout, delay = 1500 * time.Millisecond, 4 * time.Second, 600 * time.Millisecond
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{Delay: delay})
+			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{5000}, Duration: d, Timeout: timeout,
+				Connections: 4, Threads: 1})
+			// The run's own length, from the clock's start to its end: the
+			// wall time around Run also holds building the result, slow
+			// under the race detector.
+			took := time.Duration(res.DurationS * float64(time.Second))
+			if took > d+timeout/2 {
+				t.Errorf("a %v run took %v: it must end at -d, not wait out the requests it could not send", d, took)
+			}
+			// 4 connections answered every 600 ms send about 4 requests
+			// per 600 ms: a client that sleeps until one frees spends
+			// next to nothing; one that spins, a whole CPU. 30% of
+			// one CPU leaves room for a noisy machine.
+			if cpu := res.Client.CPUSeconds; cpu > 0.3*took.Seconds() {
+				t.Errorf("the client used %.2fs of CPU in a %v run that sent %d requests: it spins while every connection is busy",
+					cpu, took.Round(time.Millisecond), srv.Requests())
+			}
+			if res.Requests == 0 || res.ScheduleLag == nil || res.ScheduleLag.LateSends == 0 {
+				t.Errorf("%d responses, lag %+v: the late sends should be measured", res.Requests, res.ScheduleLag)
+			}
+		})
+	}
+}
+
+func TestTheScheduleWarningPrintsDurationsInTheToolsUnits(t *testing.T) {
+	tests := []struct {
+		p99  float64 // microseconds
+		want string
+	}{
+		{3883926, "p99 lag 3.88s"},
+		{12500, "p99 lag 12.50ms"},
+		{500, "p99 lag 500.00us"},
+	}
+	for _, tt := range tests {
+		st := stats.Result{Requests: 100, TargetRate: 1000, AchievedRate: 500,
+			ScheduleLag: &stats.ScheduleLag{P99: tt.p99, LateSends: 90}}
+		w := scheduleWarnings(st)
+		if len(w) != 1 || !strings.Contains(w[0], tt.want) || !strings.Contains(w[0], "more than 2.00ms late") {
+			t.Errorf("p99 lag %.0fus: warning %q, want %q and the late-send bound as text prints durations", tt.p99, w, tt.want)
+		}
 	}
 }

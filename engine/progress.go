@@ -12,9 +12,12 @@ type Progress struct {
 	// Elapsed runs from the start of the measurement; it is negative
 	// while warming up. Planned is the planned length (0 with -n only).
 	Elapsed, Planned time.Duration
-	// Requests counts the responses so far (warm-up included); Limit is
-	// the -n count, or 0.
-	Requests, Limit int64
+	// Requests counts the measured responses so far, Warmup the warm-up's;
+	// Limit is the -n count (measured requests), or 0.
+	Requests, Warmup, Limit int64
+	// Warming is true until the measurement begins: during a timed
+	// warm-up (Elapsed is then negative) or one by count.
+	Warming bool
 	// Errors counts failed requests so far, of every class.
 	Errors int64
 	// Measured is true once a whole second of the measurement has passed:
@@ -36,13 +39,15 @@ func (s *sampler) showProgress(now time.Time) {
 	}
 	s.progress = now
 	from := s.load.measureFrom()
+	warming := from.IsZero() || now.Before(from)
 	if from.IsZero() {
 		from = now
 	}
-	p := Progress{Elapsed: now.Sub(from), Planned: s.load.planned(), Limit: s.load.cfg.Requests, Measured: s.last.At > 0,
-		Rate: float64(s.last.Requests), P50: stats.Micros(s.last.Latency.P50), P99: stats.Micros(s.last.Latency.P99)}
+	p := Progress{Elapsed: now.Sub(from), Planned: s.load.planned(), Limit: s.load.cfg.Requests, Warming: warming,
+		Measured: s.last.At > 0, Rate: float64(s.last.Requests), P50: stats.Micros(s.last.Latency.P50), P99: stats.Micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()
+		p.Warmup += w.warm.Load()
 	}
 	for _, e := range s.second.prevErrs {
 		p.Errors += e

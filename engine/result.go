@@ -7,6 +7,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // result merges the measured phases' recorders: the closed-loop run, or
@@ -58,8 +59,8 @@ func scheduleWarnings(st stats.Result) []string {
 		return nil
 	}
 	late := st.ScheduleLag.LateSends
-	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %v late (p99 lag %.0fus); every connection was busy (raise -c) or the client's CPU was saturated",
-		st.AchievedRate, st.TargetRate, late, sent, record.LateSend, st.ScheduleLag.P99)}
+	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
+		st.AchievedRate, st.TargetRate, late, sent, render.FormatTime(float64(record.LateSend.Microseconds())), render.FormatTime(st.ScheduleLag.P99))}
 }
 
 // targetRate is this process's target in open-loop stage i: its share of

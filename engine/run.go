@@ -246,9 +246,13 @@ func (r *load) drive(ctx context.Context) time.Time {
 // timeLimit is how long the run may last; 0 means until the requests are done.
 func (r *load) timeLimit() time.Duration {
 	if r.sched != nil {
-		// The schedule ends the run; this only bounds waiting for the
-		// last responses.
-		return r.sched.end + r.cfg.Timeout + r.deadlineSlack
+		// Once the schedule is over, a request starts only if it is
+		// less than deadlineSlack (a quarter of --timeout, at most 1 s)
+		// late (tooLate), and the requests in flight get that long to
+		// end: then they are abandoned, as in closed loop. A server
+		// that keeps up answers the last requests within it, so a stage
+		// keeps its R × d responses.
+		return r.sched.end + r.deadlineSlack
 	}
 	if r.cfg.Duration == 0 {
 		return 0

@@ -49,6 +49,8 @@ func (s Shard) validate(connections int, requests int64) error {
 	switch {
 	case s.Count < 0 || s.Count > 0 && (s.Index < 0 || s.Index >= s.Count):
 		return invalid("shard", "%d/%d, want i/N with 0 ≤ i < N", s.Index, s.Count)
+	case s.Count > stats.MaxShards:
+		return invalid("shard", "%d/%d: a load splits into at most %d parts", s.Index, s.Count, stats.MaxShards)
 	case !s.whole() && connections < s.Count:
 		return invalid("shard", "%d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
 	case !s.whole() && requests > 0 && requests < int64(s.Count):

@@ -28,7 +28,8 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		return t, false
 	}
 	if r.sched != nil {
-		return r.scheduled(r.issued.Add(1) - 1)
+		t, ok = r.scheduled(r.issued.Add(1) - 1)
+		return t, ok && !r.tooLate(t.due, time.Now())
 	}
 	t = ticket{count: r.depth, phase: measuredPhase}
 	switch {
@@ -47,6 +48,18 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		}
 	}
 	return t, true
+}
+
+// tooLate reports whether an open-loop request due at due must no longer
+// start at now. While the schedule runs, a request that is due leaves
+// however late (every connection was busy): its latency runs from due.
+// Once the schedule's time is over, no request starts unless the schedule
+// is less than deadlineSlack behind, a client that kept up but left its
+// last sends a little late; a client that fell behind sends nothing more,
+// as no request starts after -d in closed loop. The run then ends when the
+// requests in flight are done, or at load.timeLimit.
+func (r *load) tooLate(due, now time.Time) bool {
+	return !now.Before(r.start.Add(r.sched.end)) && now.Sub(due) > r.deadlineSlack
 }
 
 // scheduled is the open-loop ticket of the schedule's i-th request; ok is

@@ -46,3 +46,30 @@ func TestTimelineSumsToTheTotals(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressCountsTheWarmupApart: with a warm-up by count, -n's total
+// is the measured requests', so the progress line must not count the
+// warm-up in it ("13108 / 10000").
+func TestProgressCountsTheWarmupApart(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Delay: 20 * time.Millisecond})
+	var mu sync.Mutex
+	var progress []Progress
+	// 2 connections, 20 ms a request or more: 100 warm-up then 100
+	// measured take a second or more, several progress reports (every
+	// 250 ms) on each side.
+	res := runLoad(t, srv, Config{Requests: 100, WarmupRequests: 100, Connections: 2,
+		Progress: func(p Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }})
+	mu.Lock()
+	defer mu.Unlock()
+	var warming, measuring bool
+	for _, p := range progress {
+		if p.Requests > p.Limit || p.Warmup > 100 || p.Warming && p.Requests > 0 {
+			t.Errorf("progress %+v: %d measured of -n %d, %d warm-up", p, p.Requests, p.Limit, p.Warmup)
+		}
+		warming = warming || p.Warming && p.Warmup > 0
+		measuring = measuring || !p.Warming && p.Requests > 0
+	}
+	if !warming || !measuring || res.Requests != 100 {
+		t.Errorf("%d responses; progress %+v: want reports during the warm-up and after it", res.Requests, progress)
+	}
+}

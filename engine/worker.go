@@ -22,8 +22,9 @@ type worker struct {
 		errs      [record.NumErrorClasses]int64
 		bytesRead int64
 	}
-	// done counts responses, read by the Req/Sec sampler without the lock.
-	done atomic.Int64
+	// done counts the measured responses, warm the warm-up's; the Req/Sec
+	// sampler and the progress line read them without the lock.
+	done, warm atomic.Int64
 	// script is the worker's Lua thread when a script makes each request.
 	script *scripted
 }

@@ -69,9 +69,14 @@ func combine(rs []Result, how Combination) (Result, error) {
 		out.Warnings = append(out.Warnings, w)
 	}
 	if how == Sequential { // the load ran once per result: the header says so
-		out.Config.Runs = 0
+		out.Config.Runs, out.Config.Parallel = 0, 0
 		for _, r := range rs {
 			out.Config.Runs += max(r.Config.Runs, 1)
+		}
+	} else { // the rates add up: Validate must know
+		out.Config.Parallel = 0
+		for _, r := range rs {
+			out.Config.Parallel += max(r.Config.Parallel, 1)
 		}
 	}
 	out.RequestsPerS = combineRates(rs, out, how)

@@ -283,6 +283,10 @@ type Config struct {
 	// fresh server process with --exec --runs, or saved results merged by
 	// pummel report. 0 or 1 means once.
 	Runs int `json:"runs,omitempty"`
+	// Parallel is how many results ran side by side, merged by pummel
+	// report --parallel (the parts of a sharded load among them): their
+	// rates add up over the longest duration. 0 or 1 means none.
+	Parallel int `json:"parallel,omitempty"`
 	// Command is the command line that produced the result, redacted.
 	Command string `json:"command,omitempty"`
 	// MergedCommands lists the command of every result merged into this

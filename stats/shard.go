@@ -22,6 +22,12 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
+// MaxShards is the most parts a load may be split into (--shard i/N) or
+// a result may say it is one of: far more machines than one load needs,
+// and few enough that the table of a merge's parts, and its missing ones,
+// stays small whatever a file claims.
+const MaxShards = 10000
+
 // Shards describes the parts of a sharded load merged into one result.
 type Shards struct {
 	// Count is how many parts the load was split into.

@@ -56,8 +56,11 @@ func startOffsets(rs []Result) (offsets []float64, known []bool) {
 // validateStart checks the fields that place a result in time and among
 // the parts of a load: shard, start and start_at.
 func (r *Result) validateStart() error {
-	if s := r.Shard; s != nil && (s.Count < 1 || s.Index < 0 || s.Index >= s.Count) {
-		return fmt.Errorf("shard: index %d of count %d, want 0 ≤ index < count", s.Index, s.Count)
+	if s := r.Shard; s != nil && (s.Count < 1 || s.Count > MaxShards || s.Index < 0 || s.Index >= s.Count) {
+		return fmt.Errorf("shard: index %d of count %d, want 0 ≤ index < count ≤ %d", s.Index, s.Count, MaxShards)
+	}
+	if s := r.Shards; s != nil && (s.Count < 1 || s.Count > MaxShards || len(s.Parts)+len(s.Missing) != s.Count) {
+		return fmt.Errorf("shards: %d parts and %d missing of count %d, want them to make up the count, at most %d", len(s.Parts), len(s.Missing), s.Count, MaxShards)
 	}
 	for _, f := range []struct{ name, value string }{{"start", r.Start}, {"start_at", r.StartAt}} {
 		if _, ok := parseStart(f.value); f.value != "" && !ok {

@@ -78,18 +78,18 @@ func combineTimelines(rs []Result, how Combination) ([]Second, error) {
 // with the earliest.
 func wallClockTimeline(rs []Result) ([]Second, error) {
 	offsets, _ := startOffsets(rs)
-	var out []Second
-	var filled []bool
-	var ends []float64 // the latest end of a second merged into each
+	n, err := wallClockSeconds(rs, offsets)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	out, filled := make([]Second, n), make([]bool, n)
+	ends := make([]float64, n) // the latest end of a second merged into each
 	for i, r := range rs {
 		prev := 0.0
 		for _, s := range r.Timeline {
 			k := max(int(offsets[i]+(prev+s.At)/2), 0)
 			end := offsets[i] + s.At
 			prev = s.At
-			for len(out) <= k {
-				out, filled, ends = append(out, Second{}), append(filled, false), append(ends, 0)
-			}
 			if filled[k] {
 				var err error
 				if s, err = mergeSeconds(out[k], s); err != nil {
@@ -106,6 +106,34 @@ func wallClockTimeline(rs []Result) ([]Second, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxIdleSeconds is how many seconds of a wall-clock timeline may hold
+// no measured second: gaps between results that started apart. It bounds
+// what the timeline of results claiming starts a year apart would take.
+const maxIdleSeconds = 24 * 60 * 60
+
+// wallClockSeconds is how many seconds the wall-clock timeline of rs
+// spans, refusing a span of more than maxIdleSeconds beyond the seconds
+// the results measured: results that ran side by side overlap.
+func wallClockSeconds(rs []Result, offsets []float64) (int, error) {
+	var last float64
+	measured := 0
+	for i, r := range rs {
+		prev := 0.0
+		for _, s := range r.Timeline {
+			last = max(last, offsets[i]+(prev+s.At)/2)
+			prev = s.At
+		}
+		measured += len(r.Timeline)
+	}
+	if last >= float64(measured+maxIdleSeconds) {
+		return 0, fmt.Errorf("the timelines span %.0f s of wall-clock time for %d s measured: results that ran side by side overlap in time", last, measured)
+	}
+	if measured == 0 {
+		return 0, nil
+	}
+	return int(last) + 1, nil
 }
 
 // mergeSeconds merges two seconds of timelines that ran side by side. It

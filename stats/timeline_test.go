@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +97,26 @@ func TestTimelinesMergeOverALongGap(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(1, func() { _, _ = wallClockTimeline(rs) }); allocs >= gap {
 		t.Errorf("%.0f allocations for %d empty seconds, want fewer than one each", allocs, gap)
+	}
+}
+
+// TestTimelinesMergeRefusesResultsFarApart: results that claim to have
+// run side by side but started two days apart (or a year, as a hostile
+// file may say) are refused, rather than given a timeline of every
+// second between them.
+func TestTimelinesMergeRefusesResultsFarApart(t *testing.T) {
+	s, err := NewSecond(1, record.NewHistogram(), Errors{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(offset time.Duration) Result {
+		return Result{Start: time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(offset).Format(time.RFC3339Nano), Timeline: []Second{s}}
+	}
+	for _, apart := range []time.Duration{48 * time.Hour, 365 * 24 * time.Hour} {
+		got, err := wallClockTimeline([]Result{at(0), at(apart)})
+		if err == nil || !strings.Contains(err.Error(), "side by side overlap") {
+			t.Errorf("results %v apart: %d seconds, err %v; want them refused", apart, len(got), err)
+		}
 	}
 }
 

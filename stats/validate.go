@@ -9,8 +9,10 @@ import (
 // Validate reports the first way r is not a result pummel wrote, naming
 // its JSON field: no target, a negative count or time, status counts that
 // do not add up to requests, a latency histogram that holds other than
-// one latency per response, stages or runs that do not add up to the
-// whole. `pummel report` and `pummel compare` check every file with it,
+// one latency per response (or spans a wider range than pummel's), a
+// latency summary out of order, a rate that is not requests over the
+// duration, more parts than MaxShards, stages or runs that do not add up
+// to the whole. `pummel report` and `pummel compare` check every file with it,
 // so that they never render figures that contradict themselves.
 func (r *Result) Validate() error {
 	if r.Config.URL == "" {
@@ -40,6 +42,9 @@ func (r *Result) validate(path string) error {
 	}
 	if r.Latency == nil && r.Requests > 0 {
 		return fmt.Errorf("%slatency_us: null, but requests is %d", path, r.Requests)
+	}
+	if err := r.validateFigures(path); err != nil {
+		return err
 	}
 	if err := validateParts(path+"stages", r.Stages, r.Requests); err != nil {
 		return err

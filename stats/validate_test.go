@@ -1,10 +1,12 @@
 package stats_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/internal/statstest"
 	"github.com/pummel-dev/pummel/stats/record"
@@ -27,7 +29,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"valid", func(*stats.Result) {}, ""},
 		{"no response, no latency", func(r *stats.Result) { *r = stats.Result{Config: r.Config, Status: map[string]int64{}} }, ""},
 		{"latencies left out and said so", func(r *stats.Result) {
-			r.Requests, r.Status["200"] = 12, 12
+			r.Requests, r.Status["200"], r.RequestsPerS = 12, 12, 12
 			r.Warnings = []string{"2 latencies beyond the histogram's range of 1h0m0s were left out of the percentiles"}
 		}, ""},
 		{"empty object", func(r *stats.Result) { *r = stats.Result{} }, "config.url"},
@@ -49,6 +51,33 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"shard index past the count", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 3, Count: 3} }, "shard"},
 		{"negative shard index", func(r *stats.Result) { r.Shard = &stats.Shard{Index: -1, Count: 3} }, "shard"},
 		{"start not a time", func(r *stats.Result) { r.Start = "at noon" }, "start"},
+		{"negative latency max", func(r *stats.Result) { r.Latency.Max = -1 }, "latency_us.max"},
+		{"p50 above the max", func(r *stats.Result) { r.Latency.P50 = 2 * r.Latency.Max }, "latency_us"},
+		{"p99 below p50", func(r *stats.Result) { r.Latency.P99 = r.Latency.P50 / 2 }, "latency_us"},
+		{"mean beyond the max", func(r *stats.Result) { r.Latency.Mean = r.Latency.Max + 1 }, "latency_us.mean"},
+		{"negative stdev", func(r *stats.Result) { r.Latency.Stdev = -1 }, "latency_us.stdev"},
+		{"uncorrected latency out of order", func(r *stats.Result) {
+			r.LatencyUncorrected = &stats.Latency{Min: 1, P50: 9, P75: 9, P90: 9, P95: 9, P99: 9, P999: 9, P9999: 9, Max: 5, Mean: 3}
+		}, "latency_uncorrected_us"},
+		{"schedule lag out of order", func(r *stats.Result) { r.ScheduleLag = &stats.ScheduleLag{P50: 10, P99: 5, Max: 20} }, "schedule_lag_us"},
+		{"rate far above requests / duration", func(r *stats.Result) { r.RequestsPerS *= 10 }, "requests_per_s"},
+		{"rate far below requests / duration", func(r *stats.Result) { r.RequestsPerS /= 2 }, "requests_per_s"},
+		{"rate rounded to two decimals", func(r *stats.Result) { r.DurationS = 3; r.RequestsPerS = math.Round(float64(r.Requests)/3*100) / 100 }, ""},
+		{"rate without a duration", func(r *stats.Result) { r.DurationS = 0 }, "requests_per_s"},
+		{"rates of results side by side add up", func(r *stats.Result) { r.Config.Parallel = 2; r.RequestsPerS *= 1.5 }, ""},
+		{"rates side by side never fall below", func(r *stats.Result) { r.Config.Parallel = 2; r.RequestsPerS /= 2 }, "requests_per_s"},
+		{"timeline backwards", func(r *stats.Result) { r.Timeline = []stats.Second{{At: 2}, {At: 1}} }, "timeline[1]"},
+		{"two billion parts", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 0, Count: 2_000_000_000} }, "shard"},
+		{"a part past MaxShards", func(r *stats.Result) { r.Shard = &stats.Shard{Index: 0, Count: stats.MaxShards + 1} }, "shard"},
+		{"a part at MaxShards", func(r *stats.Result) { r.Shard = &stats.Shard{Index: stats.MaxShards - 1, Count: stats.MaxShards} }, ""},
+		{"a merge of two billion parts", func(r *stats.Result) { r.Shards = &stats.Shards{Count: 2_000_000_000} }, "shards"},
+		{"histogram finer than pummel's", func(r *stats.Result) {
+			h := hdrhistogram.New(1, int64(time.Hour), 5) // decoding allocates 50 MB
+			for range r.Requests {
+				h.RecordValue(int64(time.Millisecond)) //nolint:errcheck // in range
+			}
+			r.LatencyHistogram, _ = stats.EncodeHistogram(h)
+		}, "latency_histogram"},
 		{"planned start not a time", func(r *stats.Result) { r.StartAt = "+30s" }, "start_at"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

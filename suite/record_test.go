@@ -9,7 +9,8 @@ import (
 
 func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 	t.Setenv("PUMMEL_SUITE_TOKEN", "expanded-value")
-	src := strings.Replace(minimal, "    load:", `    headers:
+	src := strings.Replace(minimal, "url: http://127.0.0.1:{port}/\n", "url: http://url-user-token@127.0.0.1:{port}/\n", 1)
+	src = strings.Replace(src, "    load:", `    headers:
       Authorization: Bearer literal-secret
       X-Trace: ${PUMMEL_SUITE_TOKEN}
     load:`, 1) + "modes:\n  - name: m\n    env: {DB_PASSWORD: hunter2, LEVEL: debug}\n"
@@ -21,7 +22,7 @@ func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, secret := range []string{"literal-secret", "expanded-value", "hunter2"} {
+	for _, secret := range []string{"literal-secret", "expanded-value", "hunter2", "url-user-token"} {
 		if strings.Contains(string(b), secret) {
 			t.Errorf("recorded plan holds %q: %s", secret, b)
 		}

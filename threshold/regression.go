@@ -39,7 +39,8 @@ func ParseRegression(s string) (Regression, error) {
 		return g, err
 	}
 	num, ok := strings.CutSuffix(bound, "%")
-	if g.pct, err = strconv.ParseFloat(num, 64); !ok || err != nil || g.pct < 0 || math.IsInf(g.pct, 0) {
+	// !(pct >= 0) refuses NaN too, which no comparison would ever pass.
+	if g.pct, err = strconv.ParseFloat(num, 64); !ok || err != nil || !(g.pct >= 0) || math.IsInf(g.pct, 0) {
 		return g, fmt.Errorf("%q is not a percentage (examples: 5%%, p99=10%%)", bound)
 	}
 	return g, nil

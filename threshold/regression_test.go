@@ -49,6 +49,13 @@ func TestRegressionRefuses(t *testing.T) {
 		"5":        "not a percentage",
 		"fast%":    "not a percentage",
 		"-5%":      "not a percentage",
+		"nan%":     "not a percentage",
+		"NaN%":     "not a percentage",
+		"p99=NaN%": "not a percentage",
+		"-nan%":    "not a percentage",
+		"inf%":     "not a percentage",
+		"+Inf%":    "not a percentage",
+		"1e999%":   "not a percentage",
 		"p98=10%":  `unknown figure "p98"`,
 		"p99=10ms": "not a percentage",
 	} {

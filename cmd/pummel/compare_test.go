@@ -20,8 +20,14 @@ func savedPair(t *testing.T, rpsScale, p99Scale float64) (base, next string) {
 		t.Fatalf("run: %s", stderr)
 	}
 	r := readResultFile(t, base)
+	// As a run would measure it: the same requests in less time, every
+	// latency figure scaled (report refuses a p99 above the p99.9).
 	r.RequestsPerS *= rpsScale
-	r.Latency.P99 *= p99Scale
+	r.DurationS /= rpsScale
+	l := r.Latency
+	for _, f := range []*float64{&l.Min, &l.Mean, &l.Stdev, &l.Max, &l.P50, &l.P75, &l.P90, &l.P95, &l.P99, &l.P999, &l.P9999} {
+		*f *= p99Scale
+	}
 	f, err := os.Create(next)
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +102,8 @@ func TestCompareMaxRegressionBadInput(t *testing.T) {
 	for bound, want := range map[string]string{
 		"5":          `--max-regression "5": "5" is not a percentage`,
 		"p98=5%":     `--max-regression "p98=5%": unknown figure`,
+		"nan%":       `--max-regression "nan%": "nan%" is not a percentage`,
+		"p99=NaN%":   `--max-regression "p99=NaN%": "NaN%" is not a percentage`,
 		"startup=5%": `--max-regression "startup=5%": BASE lacks startup`,
 	} {
 		code, stdout, stderr := pummel(t.Context(), "compare", "--max-regression", bound, base, next)

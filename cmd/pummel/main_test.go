@@ -167,14 +167,14 @@ func TestAbCommandLineWritesJSONAndMarkdown(t *testing.T) {
 }
 
 func TestShowSecrets(t *testing.T) {
-	url := strings.Replace(targetURL(t), "http://", "http://user:pa55word@", 1)
+	url := strings.Replace(targetURL(t), "http://", "http://us3r-name:pa55word@", 1)
 	args := []string{"-c", "1", "-n", "5", "-H", "X-Api-Key: k3y-value", "--format", "json", url}
 	_, stdout, _ := pummel(t.Context(), args...)
-	if strings.Contains(stdout, "k3y-value") || strings.Contains(stdout, "pa55word") {
+	if strings.Contains(stdout, "k3y-value") || strings.Contains(stdout, "pa55word") || strings.Contains(stdout, "us3r-name") {
 		t.Errorf("secrets printed without --show-secrets:\n%s", stdout)
 	}
 	_, stdout, _ = pummel(t.Context(), append(args, "--show-secrets")...)
-	if !strings.Contains(stdout, "k3y-value") || !strings.Contains(stdout, "pa55word") {
+	if !strings.Contains(stdout, "k3y-value") || !strings.Contains(stdout, "us3r-name:pa55word") {
 		t.Errorf("--show-secrets hid the secrets:\n%s", stdout)
 	}
 }

@@ -53,12 +53,21 @@ func checkOutputs(outs []output) error {
 	return nil
 }
 
-// checkFile reports why a file cannot be written at path.
+// checkFile reports why a file cannot be written at path: through a
+// link, at its target; a FIFO or device (/dev/stdout) is written as it
+// is, and needs no directory.
 func checkFile(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return errors.New("is a directory")
 	}
-	return checkWritableDir(filepath.Dir(path))
+	target, regular, err := wholefile.Resolve(path)
+	switch {
+	case err != nil:
+		return err
+	case !regular:
+		return nil
+	}
+	return checkWritableDir(filepath.Dir(target))
 }
 
 // checkDir reports why files cannot be written into dir, which is

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -209,4 +210,56 @@ func signalDuringTheLoad(t *testing.T, cmd *exec.Cmd, srv *fixture.Server, reque
 		t.Fatalf("pummel was still running %v after one %v", hangLimit, sig)
 	}
 	return cmd.ProcessState.ExitCode()
+}
+
+// TestOutputThroughALinkAndIntoAPipe: -o through a symbolic link updates
+// the link's target (the link stays), and -o through a link to
+// /proc/self/fd/N (as /dev/stdout leads there) streams into the pipe it
+// names, whose reader gets the result.
+func TestOutputThroughALinkAndIntoAPipe(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "result.json"), filepath.Join(dir, "latest.json")
+	if err := os.WriteFile(target, []byte(`{"requests": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("result.json", link); err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fd := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(fd); err != nil {
+		w.Close()
+		t.Skipf("no /proc here: %v", err)
+	}
+	piped := make(chan []byte, 1)
+	go func() { b, _ := io.ReadAll(r); piped <- b }()
+	srv := fixture.New(t, fixture.Behaviour{})
+	toPipe := filepath.Join(dir, "pipe.json")
+	if err := os.Symlink(fd, toPipe); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := pummel(t.Context(), "-c", "1", "-n", "5", "-o", link, "-o", toPipe, srv.URL())
+	w.Close()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res stats.Result
+	if b, err := os.ReadFile(target); err != nil || json.Unmarshal(b, &res) != nil || res.Requests != 5 {
+		t.Errorf("the link's target holds %.40q (%v), want the new result", b, err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("-o replaced the link: %v, %v", fi.Mode(), err)
+	}
+	select {
+	case b := <-piped:
+		if json.Unmarshal(b, &res) != nil || res.Requests != 5 {
+			t.Errorf("the pipe's reader got %.80q, want the JSON result", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the pipe's reader got nothing")
+	}
 }

@@ -109,20 +109,26 @@ func (l *progressLine) clear() {
 
 // progressText is the line: where the run is, its last second and errors.
 // Before a whole second was measured there is no rate or latency yet:
-// "-", never a 0 that was not measured.
+// "-", never a 0 that was not measured. A warm-up shows its own requests,
+// never in -n's count.
 func progressText(p engine.Progress) string {
 	var b strings.Builder
 	switch {
 	case p.Elapsed < 0:
 		fmt.Fprintf(&b, "warming up %4.1fs", -p.Elapsed.Seconds())
+	case p.Warming: // by count: no time to show
+		b.WriteString("warming up")
 	case p.Planned > 0:
 		fmt.Fprintf(&b, "%6.1fs / %s", p.Elapsed.Seconds(), render.FormatDuration(p.Planned))
 	default:
 		fmt.Fprintf(&b, "%6.1fs", p.Elapsed.Seconds())
 	}
-	if p.Limit > 0 {
+	switch {
+	case p.Warming:
+		fmt.Fprintf(&b, "  %d warm-up requests", p.Warmup)
+	case p.Limit > 0:
 		fmt.Fprintf(&b, "  %d / %d requests", p.Requests, p.Limit)
-	} else {
+	default:
 		fmt.Fprintf(&b, "  %d requests", p.Requests)
 	}
 	rate, p50, p99 := "-", "-", "-"

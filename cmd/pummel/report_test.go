@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,6 +82,14 @@ func TestReportBadInput(t *testing.T) {
 		{"histogram disagrees", []string{"report", file("histogram.json",
 			`{"requests": 2, "status": {"200": 2}, `+lat+`, "latency_histogram": "`+oneLatency+`", "config": {"url": "http://h/"}}`)},
 			[]string{"histogram.json", "latency_histogram"}},
+		{"negative latency max", []string{"report", file("max.json", oneResponse(oneLatency, `"max": -1`, ""))},
+			[]string{"max.json", "latency_us.max: -1 is negative"}},
+		{"p50 above the max", []string{"report", file("p50.json", oneResponse(oneLatency, `"p50": 900`, ""))},
+			[]string{"p50.json", "latency_us: p50 900 is above"}},
+		{"rate far from requests over duration", []string{"report", file("rate.json", oneResponse(oneLatency, "", `"requests_per_s": 5000`))},
+			[]string{"rate.json", "requests_per_s: 5000, but requests / duration_s is 1"}},
+		{"a part of two billion", []string{"report", "--parallel", file("part.json", oneResponse(oneLatency, "", `"shard": {"index": 0, "count": 2000000000}`))},
+			[]string{"part.json", "shard: index 0 of count 2000000000"}},
 		{"compare a bad file", []string{"compare", notJSON, file("b.json", "{}")}, []string{notJSON}},
 		{"compare one side", []string{"compare", notJSON}, []string{"compare"}},
 	}
@@ -212,4 +221,25 @@ func TestReportPlotLabels(t *testing.T) {
 			t.Errorf("pummel %q: exit %d, stderr %q; want 2 and one line naming --label", args, code, stderr)
 		}
 	}
+}
+
+// oneResponse is a result of one response of 150µs in one second, as
+// pummel writes it, with one latency figure replaced (`"max": -1`) and
+// one top-level field added or replaced (`"requests_per_s": 5`).
+func oneResponse(histogram, latency, field string) string {
+	figures := map[string]string{}
+	for _, f := range []string{"min", "mean", "max", "p50", "p75", "p90", "p95", "p99", "p99_9", "p99_99"} {
+		figures[f] = `"` + f + `": 150`
+	}
+	if name, _, ok := strings.Cut(latency, ":"); ok {
+		figures[strings.Trim(name, `"`)] = latency
+	}
+	lat := slices.Sorted(maps.Values(figures))
+	top := map[string]string{"requests_per_s": `"requests_per_s": 1`}
+	if name, _, ok := strings.Cut(field, ":"); ok {
+		top[strings.Trim(name, `"`)] = field
+	}
+	return `{"requests": 1, "duration_s": 1, "status": {"200": 1}, "latency_histogram": "` + histogram + `", ` +
+		`"latency_us": {` + strings.Join(lat, ", ") + `}, ` + strings.Join(slices.Sorted(maps.Values(top)), ", ") +
+		`, "config": {"url": "http://h/"}}`
 }

@@ -22,6 +22,7 @@ var planted = map[string]string{
 	"query sig=":                "planted-sig-7",
 	"query X-Amz-Signature=":    "planted-amzsig-8",
 	"URL password":              "planted-urlpass-9",
+	"URL user name":             "planted-urluser-14",
 	"--ready-url query token=":  "planted-readytoken-10",
 	"--exec environment":        "planted-env-11",
 	"-b password=":              "planted-body-12",
@@ -59,8 +60,8 @@ func TestNoOutputShowsASecret(t *testing.T) {
 	if err := os.WriteFile(lua, []byte(secretScript), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	url := fmt.Sprintf("http://user:%s@%s/?z=1&sig=%s&X-Amz-Signature=%s&a=2",
-		planted["URL password"], addr, planted["query sig="], planted["query X-Amz-Signature="])
+	url := fmt.Sprintf("http://%s:%s@%s/?z=1&sig=%s&X-Amz-Signature=%s&a=2",
+		planted["URL user name"], planted["URL password"], addr, planted["query sig="], planted["query X-Amz-Signature="])
 	args := func(format string) []string {
 		return []string{
 			"-c", "2", "-n", "40", "--format", format,
@@ -106,6 +107,17 @@ func TestNoOutputShowsASecret(t *testing.T) {
 				t.Errorf("the secret given as %s is printed:\n%s", place, out)
 				break
 			}
+		}
+	}
+}
+
+// TestURLErrorHidesTheUserName: an error line that quotes the URL hides
+// its user name, a credential by itself (http://TOKEN@host/).
+func TestURLErrorHidesTheUserName(t *testing.T) {
+	for _, url := range []string{"http://planted-urluser-15@h/a b", "ftp://planted-urluser-15@h/"} {
+		code, stdout, stderr := pummel(t.Context(), "-n", "1", url)
+		if code != exitUsage || !strings.Contains(stderr, "URL: ") || strings.Contains(stdout+stderr, "planted-urluser-15") {
+			t.Errorf("%s: exit %d, stderr %q: want 2 and the user name hidden", url, code, stderr)
 		}
 	}
 }

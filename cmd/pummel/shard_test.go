@@ -25,6 +25,8 @@ func TestShardFlagsBadInput(t *testing.T) {
 		{"negative index", []string{"--shard", "-1/3"}, "--shard"},
 		{"no count", []string{"--shard", "1"}, "--shard"},
 		{"zero parts", []string{"--shard", "0/0"}, "--shard"},
+		{"two billion parts", []string{"--shard", "0/2000000000", "-c", "2000000000"}, "--shard: 0/2000000000: a load splits into at most 10000 parts"},
+		{"two billion parts, default -c", []string{"--shard", "0/2000000000"}, "at most 10000 parts"},
 		{"an index Kubernetes did not fill in", []string{"--shard", "$(JOB_COMPLETION_INDEX)/3"}, "Indexed Job"},
 		{"more parts than connections", []string{"--shard", "0/3", "-c", "2"}, "--shard: "},
 		{"threads over the part's connections", []string{"--shard", "1/3", "-c", "6", "-t", "3"}, "-t/--threads: 3 threads for the 2 connections of shard 1/3"},

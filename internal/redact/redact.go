@@ -9,8 +9,8 @@ import (
 // secret.
 func Header(h string) string { return (*Secrets)(nil).Header(h) }
 
-// URL returns the URL s with its password and the values of secret query
-// parameters replaced. It works on the text, so everything else stays as
+// URL returns the URL s with its userinfo (user name and password, each
+// a credential) and the values of secret query parameters replaced. It works on the text, so everything else stays as
 // written: the order and escaping of the query, and templates such as
 // http://127.0.0.1:{port}/ that url.Parse refuses.
 func URL(s string) string { return (*Secrets)(nil).URL(s) }
@@ -23,7 +23,7 @@ func URLTemplate(s string) string { return (*Secrets)(nil).url(s, true) }
 // Command returns a command line (such as --exec's) with secrets replaced:
 // the values of flags named like secrets (--api-key=v, --api-key v),
 // of NAME=value assignments and name=value&… pairs with secret names,
-// of "Name: value" headers, and URL passwords and secret query values.
+// of "Name: value" headers, and URL userinfo and secret query values.
 func Command(s string) string { return (*Secrets)(nil).Command(s) }
 
 // Header is the package's Header, also remembering the secret value.
@@ -47,11 +47,9 @@ func (s *Secrets) url(u string, refs bool) string {
 		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 			authority = rest[:i]
 		}
-		if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-			if user, pass, hasPass := strings.Cut(authority[:at], ":"); hasPass {
-				s.addEscaped(pass)
-				u = scheme + "://" + user + ":" + Redacted + rest[at:]
-			}
+		if at := strings.LastIndexByte(authority, '@'); at > 0 {
+			s.userinfo(authority[:at])
+			u = scheme + "://" + Redacted + rest[at:]
 		}
 	}
 	base, query, ok := strings.Cut(u, "?")
@@ -64,6 +62,17 @@ func (s *Secrets) url(u string, refs bool) string {
 		u += "#" + fragment
 	}
 	return u
+}
+
+// userinfo remembers the user name and password of a URL's userinfo: a
+// user name alone is a credential too (http://TOKEN@host/ sends TOKEN as
+// Basic credentials).
+func (s *Secrets) userinfo(info string) {
+	s.addEscaped(info)
+	if user, pass, ok := strings.Cut(info, ":"); ok {
+		s.addEscaped(user)
+		s.addEscaped(pass)
+	}
 }
 
 // pairs redacts the secret values of name=value pairs joined by "&", in

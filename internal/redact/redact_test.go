@@ -56,8 +56,12 @@ func TestHeader(t *testing.T) {
 
 func TestURL(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"http://u:pw@h/x", "http://u:REDACTED@h/x"},
-		{"http://u@h/x", "http://u@h/x"},
+		{"http://u:pw@h/x", "http://REDACTED@h/x"},
+		{"http://u@h/x", "http://REDACTED@h/x"},
+		{"http://T0KEN@h:8080/x?q=1", "http://REDACTED@h:8080/x?q=1"},
+		{"https://:pw@h/", "https://REDACTED@h/"},
+		{"http://a@b@h/", "http://REDACTED@h/"},
+		{"http://@h/", "http://@h/"},
 		{"http://h/x?api_key=1&q=2", "http://h/x?api_key=REDACTED&q=2"},
 		{"http://h/x?z=1&token=2&a=3", "http://h/x?z=1&token=REDACTED&a=3"},
 		{"http://h/x?q=1", "http://h/x?q=1"},
@@ -65,7 +69,7 @@ func TestURL(t *testing.T) {
 		{"http://h/s3?X-Amz-Signature=abc&X-Amz-Date=1", "http://h/s3?X-Amz-Signature=REDACTED&X-Amz-Date=1"},
 		{"http://h/x?sig=abc", "http://h/x?sig=REDACTED"},
 		{"http://h/x?%74oken=abc", "http://h/x?%74oken=REDACTED"},
-		{"http://u:pw@127.0.0.1:{port}/x", "http://u:REDACTED@127.0.0.1:{port}/x"},
+		{"http://u:pw@127.0.0.1:{port}/x", "http://REDACTED@127.0.0.1:{port}/x"},
 		{"http://h/a@b:c", "http://h/a@b:c"},
 	}
 	for _, tt := range tests {
@@ -82,7 +86,7 @@ func TestCommand(t *testing.T) {
 		{"server -password 'a b' -v", "server -password REDACTED -v"},
 		{"server --verbose --token", "server --verbose --token"},
 		{"DB_PASSWORD=pw ./server", "DB_PASSWORD=REDACTED ./server"},
-		{"server --upstream http://u:pw@h/?sig=s", "server --upstream http://u:REDACTED@h/?sig=REDACTED"},
+		{"server --upstream http://u:pw@h/?sig=s", "server --upstream http://REDACTED@h/?sig=REDACTED"},
 		{"curl -H 'X-Token: t1' h", "curl -H 'X-Token: REDACTED' h"},
 		{"server --port 8080  -v", "server --port 8080  -v"},
 		{"a=1&token=t2", "a=1&token=REDACTED"},
@@ -98,14 +102,17 @@ func TestSecretsText(t *testing.T) {
 	var s Secrets
 	s.Header("Authorization: Bearer t0ken-value")
 	s.URL("http://u:pa55@h/?sig=s1gnature")
+	s.URL("http://t0k3n-user@h/")
 	s.Command("server --api-key=k3y-value")
 	s.Add("ab") // too short to look for in prose
 	tests := []struct{ in, want string }{
 		{"script.lua:3: denied t0ken-value", "script.lua:3: denied REDACTED"},
 		{"got Bearer t0ken-value", "got REDACTED"},
 		{"wrong password pa55 for u", "wrong password REDACTED for u"},
+		{"unknown user t0k3n-user", "unknown user REDACTED"},
 		{"server said k3y-value; s1gnature", "server said REDACTED; REDACTED"},
-		{"GET http://v:other@h/ failed", "GET http://v:REDACTED@h/ failed"},
+		{"GET http://v:other@h/ failed", "GET http://REDACTED@h/ failed"},
+		{"GET http://T0KEN-user@h/ failed", "GET http://REDACTED@h/ failed"},
 		{"flag --token=abc rejected", "flag --token=REDACTED rejected"},
 		{"it's a cab", "it's a cab"},
 		{"/tmp/secret.lua:3: bad", "/tmp/secret.lua:3: bad"},
@@ -133,8 +140,8 @@ func TestShellQuote(t *testing.T) {
 func TestURLTemplate(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"http://127.0.0.1:{port}/", "http://127.0.0.1:{port}/"},
-		{"http://user:pw@127.0.0.1:{port}/x", "http://user:REDACTED@127.0.0.1:{port}/x"},
-		{"http://user@host/", "http://user@host/"},
+		{"http://user:pw@127.0.0.1:{port}/x", "http://REDACTED@127.0.0.1:{port}/x"},
+		{"http://user@host/", "http://REDACTED@host/"},
 		{"http://h:{port}/s?api_key=abc&page=2", "http://h:{port}/s?api_key=REDACTED&page=2"},
 		{"http://h/s?page=2#frag", "http://h/s?page=2#frag"},
 		{"http://h/s?token=${TOKEN}", "http://h/s?token=${TOKEN}"},

@@ -1,5 +1,5 @@
 // Package redact replaces secrets (credentials, cookies, keys, tokens,
-// signatures, URL passwords) in everything pummel prints and writes, unless
+// signatures, URL user names and passwords) in everything pummel prints and writes, unless
 // the user asks to see them.
 //
 // One list of words decides what is secret: a header, query parameter,

@@ -2,6 +2,11 @@
 // write (a full disk, a closed pipe) never leaves a truncated result in
 // place of an earlier one. Every file pummel writes goes through it. It
 // never chooses a path or a format: its callers do.
+//
+// A path is written as a shell's ">" would write it: through a symbolic
+// link to the link's target (the link stays), and straight into a FIFO,
+// a device or any other file that is not a regular one (/dev/stdout,
+// /dev/null), which a rename would replace instead.
 package wholefile
 
 import (
@@ -11,14 +16,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Write writes the file path with write: into a temporary file in the
 // same directory, synced, then renamed over path. The rename is atomic,
 // so path holds either its old content or all of the new. A replaced
 // file keeps its mode; a new one is readable by all, as os.Create would
-// make it under the usual umask. The error does not repeat the path.
-func Write(path string, write func(io.Writer) error) (err error) {
+// make it under the usual umask. A symbolic link is followed to the file
+// it names, which is written so; a FIFO or device is written directly
+// (see Resolve). The error does not repeat the path.
+func Write(path string, write func(io.Writer) error) error {
+	target, regular, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	if !regular {
+		return stream(target, write)
+	}
+	return replace(target, write)
+}
+
+// replace writes the regular file path (or a new one) whole: a temporary
+// file beside it, synced, then renamed over it.
+func replace(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return unwrapPath(err)
@@ -46,6 +67,79 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		return unwrapPath(err)
 	}
 	return unwrapPath(os.Rename(f.Name(), path))
+}
+
+// stream writes write's output straight into path, an existing file that
+// is not a regular one: a FIFO's reader gets it as it is written, a
+// device takes it. Nothing there can be kept whole, nor synced.
+func stream(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return unwrapPath(err)
+}
+
+// Resolve reports the file a write to path reaches, through any symbolic
+// links, and whether it is a regular file or none yet: a file Write
+// replaces whole, beside it. Any other file (a FIFO, a device, a socket,
+// /dev/stdout) is written directly, through path as given: the kernel's
+// own links such as /proc/self/fd/1 name no path to resolve. The error
+// does not repeat the path.
+func Resolve(path string) (target string, regular bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return path, false, nil
+	case err == nil:
+		target, err = filepath.EvalSymlinks(path)
+		return target, true, unwrapPath(err)
+	case errors.Is(err, fs.ErrNotExist):
+		target, err = dangling(path)
+		return target, true, err
+	}
+	return "", false, unwrapPath(err)
+}
+
+// maxLinks is how many symbolic links dangling follows before it gives
+// up, as the kernel's ELOOP does (Linux allows 40).
+const maxLinks = 40
+
+// dangling follows a chain of symbolic links that ends at no file to the
+// path a write would create, as a shell's ">" does; a path that is no
+// link is its own.
+func dangling(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		} else if err != nil {
+			return "", unwrapPath(err)
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", unwrapPath(err)
+		}
+		if !filepath.IsAbs(link) {
+			// Relative to the link's real directory, so that ".." in
+			// the link means what the kernel takes it to mean.
+			dir := filepath.Dir(path)
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			link = filepath.Join(dir, link)
+		}
+		path = link
+	}
+	return "", syscall.ELOOP
 }
 
 // fileMode keeps the mode of the file being replaced; a new file gets

@@ -2,10 +2,13 @@ package wholefile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestWriteKeepsTheOldFileOnFailure writes over a good result with a
@@ -44,5 +47,177 @@ func TestWriteKeepsTheOldFileOnFailure(t *testing.T) {
 				t.Errorf("%d files in the directory, want only suite.json", len(entries))
 			}
 		})
+	}
+}
+
+// writeString is a write func that writes s.
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+}
+
+// TestWriteThroughASymlink: a link is written through to its target, as
+// a shell's ">" does; the link stays a link and no temporary file is left
+// beside the link or the target.
+func TestWriteThroughASymlink(t *testing.T) {
+	tests := []struct {
+		name   string
+		link   func(target string) string // the link's content, given the target's absolute path
+		create bool                       // the target exists before the write
+	}{
+		{"absolute", func(target string) string { return target }, true},
+		{"relative", func(string) string { return filepath.Join("..", "data", "result.json") }, true},
+		{"dangling", func(target string) string { return target }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			linkDir, dataDir := filepath.Join(root, "links"), filepath.Join(root, "data")
+			for _, d := range []string{linkDir, dataDir} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			target, link := filepath.Join(dataDir, "result.json"), filepath.Join(linkDir, "latest.json")
+			if tt.create {
+				if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(tt.link(target), link); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(link, writeString("new")); err != nil {
+				t.Fatalf("Write: %v", err)
+			}
+			if got, err := os.ReadFile(target); err != nil || string(got) != "new" {
+				t.Errorf("target holds %q (%v), want the new result", got, err)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("the link is no longer a link: %v, %v", fi.Mode(), err)
+			}
+			if fi, err := os.Stat(target); tt.create && (err != nil || fi.Mode().Perm() != 0o600) {
+				t.Errorf("target's mode %v (%v), want 0600 kept", fi.Mode(), err)
+			}
+			for _, d := range []string{linkDir, dataDir} {
+				if entries, _ := os.ReadDir(d); len(entries) != 1 {
+					t.Errorf("%d files in %s, want one", len(entries), d)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteAFailureThroughASymlinkKeepsTheTarget: the target is still
+// written whole: a failed write leaves its old content.
+func TestWriteAFailureThroughASymlinkKeepsTheTarget(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "result.json"), filepath.Join(dir, "latest.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("result.json", link); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(link, func(w io.Writer) error {
+		io.WriteString(w, "ne")
+		return errors.New("no space left on device")
+	})
+	if got, _ := os.ReadFile(target); err == nil || string(got) != "old" {
+		t.Errorf("Write = %v; target holds %q, want the old content", err, got)
+	}
+}
+
+// TestWriteIntoAFIFO: a FIFO's reader gets the result, and the FIFO stays
+// a FIFO.
+func TestWriteIntoAFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "result.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		b, err := os.ReadFile(fifo) // opening blocks until the writer opens
+		if err != nil {
+			read <- "error: " + err.Error()
+			return
+		}
+		read <- string(b)
+	}()
+	if err := Write(fifo, writeString("streamed result")); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	select {
+	case got := <-read:
+		if got != "streamed result" {
+			t.Errorf("the reader got %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reader got nothing")
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v, %v", fi.Mode(), err)
+	}
+}
+
+// TestWriteIntoADevice: a device takes the result and stays a device,
+// and a link to /dev/null is followed there. The test never names
+// /dev/null itself: code that replaced it (as root) would break the
+// machine, not just fail.
+func TestWriteIntoADevice(t *testing.T) {
+	dir := t.TempDir()
+	link, device := filepath.Join(dir, "null-link"), filepath.Join(dir, "null")
+	if err := os.Symlink(os.DevNull, link); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{link}
+	if syscall.Mknod(device, syscall.S_IFCHR|0o666, 1<<8|3) == nil { // /dev/null's numbers, 1:3; root only
+		paths = append(paths, device)
+	}
+	for _, path := range paths {
+		if err := Write(path, writeString("gone")); err != nil {
+			t.Errorf("Write(%s): %v", path, err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Errorf("%s is no longer a device: %v, %v", path, fi.Mode(), err)
+		}
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link to %s is no longer a link: %v, %v", os.DevNull, fi.Mode(), err)
+	}
+}
+
+// TestWriteIntoAProcFD: /dev/stdout is a link to /proc/self/fd/1, whose
+// target names no file when it is a pipe ("pipe:[1234]"): written
+// directly, the pipe's reader gets the result.
+func TestWriteIntoAProcFD(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	path := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(path); err != nil {
+		w.Close()
+		t.Skipf("no /proc here: %v", err)
+	}
+	werr := Write(path, writeString("to stdout"))
+	w.Close()
+	if werr != nil {
+		t.Fatalf("Write(%s): %v", path, werr)
+	}
+	if got, err := io.ReadAll(r); err != nil || string(got) != "to stdout" {
+		t.Errorf("the pipe's reader got %q (%v)", got, err)
+	}
+}
+
+// TestResolveRefusesALinkLoop: a loop of links is an error, not a hang.
+func TestResolveRefusesALinkLoop(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := errors.Join(os.Symlink("b", a), os.Symlink("a", b)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(a, writeString("x")); !errors.Is(err, syscall.ELOOP) {
+		t.Errorf("Write through a loop of links: %v, want ELOOP", err)
 	}
 }
