@@ -114,12 +114,17 @@ func lineStyle(i int) draw.LineStyle {
 // save draws a chart with paint onto a canvas of the format path's
 // extension names (.svg or .png) and writes it to path.
 func save(path string, paint func(draw.Canvas)) error {
+	return saveSized(path, Width, Height, paint)
+}
+
+// saveSized is save on a canvas of width w and height h.
+func saveSized(path string, w, h vg.Length, paint func(draw.Canvas)) error {
 	var c vg.CanvasWriterTo
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".svg":
-		c = vgsvg.NewWith(vgsvg.UseWH(Width, Height))
+		c = vgsvg.NewWith(vgsvg.UseWH(w, h))
 	case ".png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))}
 	default:
 		return fmt.Errorf("chart %s: unknown format %q: name the file .svg or .png", path, ext)
 	}

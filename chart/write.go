@@ -10,6 +10,7 @@ import (
 
 // WriteAll writes into dir (created if need be), as SVG and PNG, every
 // chart the results allow: spectrum (all results overlaid), then
+// capacity (capacity-NAME of several results) for each capacity search,
 // timeline-NAME for each result with a timeline and rss-NAME for each
 // with server RSS series, NAME being the result's name made safe for a
 // file name. It returns the paths written, in that order.
@@ -35,6 +36,15 @@ func WriteAll(dir string, results []Named) ([]string, error) {
 	}
 	for i, name := range fileNames(results) {
 		r := results[i].Result
+		if len(rateSteps(r.Steps)) > 0 {
+			base := "capacity"
+			if len(results) > 1 {
+				base += "-" + name
+			}
+			if err := write(base, func(path string) error { return Capacity(r, path) }); err != nil {
+				return written, err
+			}
+		}
 		if len(r.Timeline) > 0 {
 			if err := write("timeline-"+name, func(path string) error { return Timeline(r, path) }); err != nil {
 				return written, err

@@ -55,11 +55,10 @@ func scheduleWarnings(st stats.Result) []string {
 	if sent == 0 || st.ScheduleLag == nil {
 		return nil
 	}
-	late := st.ScheduleLag.LateSends
-	slow := st.AchievedRate > 0 && st.AchievedRate < 0.99*st.TargetRate
-	if float64(late) <= 0.01*float64(sent) && !slow {
+	if st.AchievedRate == 0 || st.ScheduleKept() {
 		return nil
 	}
+	late := st.ScheduleLag.LateSends
 	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
 		st.AchievedRate, st.TargetRate, late, sent, render.FormatTime(float64(record.LateSend.Microseconds())), render.FormatTime(st.ScheduleLag.P99))}
 }

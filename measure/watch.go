@@ -61,13 +61,22 @@ func (w *Watch) Idle(ctx context.Context) ([]int64, error) {
 // figures to the result's Server, in the order of the pids, whatever the
 // engine returned, and stops watching.
 func (w *Watch) Load(ctx context.Context, cfg engine.Config) (stats.Result, error) {
+	res, err := w.Step(ctx, cfg)
+	w.Stop()
+	return res, err
+}
+
+// Step runs the load cfg as one of several over the same watch (the
+// steps of a capacity search): as Load, but watching goes on, and the
+// figures of each process are those of this load alone.
+func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 	for _, pw := range w.watchers {
 		pw.StartLoad()
 	}
 	res, err := engine.Run(ctx, cfg)
 	for _, pw := range w.watchers {
 		pw.EndLoad()
-		usage := proc.PerRequest(pw.Stop(), res.Requests)
+		usage := proc.PerRequest(pw.Usage(), res.Requests)
 		if w.opts.RSSPoints > 0 {
 			for _, s := range pw.LoadSeries(w.opts.RSSPoints) {
 				usage.RSSSeries = append(usage.RSSSeries, stats.RSSSample{T: s.Offset.Seconds(), Bytes: s.RSSBytes})

@@ -50,3 +50,33 @@ func TestAttachFailsOnAProcessThatIsNotRunning(t *testing.T) {
 		t.Errorf("Attach = %v, want %v", err, proc.ErrNoSuchProcess)
 	}
 }
+
+// TestStepKeepsWatching runs two loads over one watch, as a capacity
+// search's steps: each gets the process's figures of its own load, and
+// the watch goes on between them.
+func TestStepKeepsWatching(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: 20, Duration: 20 * time.Second, Timeout: 5 * time.Second}
+	w, err := Attach([]int{os.Getpid()}, Options{WatchOptions: proc.WatchOptions{Every: 5 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for step := range 2 {
+		cfg.Requests = int64(20 * (step + 1))
+		res, err := w.Step(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Server) != 1 || res.Server[0].CPUUsPerRequest <= 0 || res.Server[0].RSSBytes.After <= 0 {
+			t.Fatalf("step %d: server figures %+v", step, res.Server)
+		}
+		if w.Watchers()[0].Exited() {
+			t.Fatalf("step %d: the watch ended", step)
+		}
+	}
+}

@@ -34,6 +34,15 @@ func (w *Watcher) Stop() stats.ServerUsage {
 	return w.usage
 }
 
+// Usage returns what was observed so far without ending the sampling:
+// the figures of the latest load (StartLoad to EndLoad), for a watch over
+// several loads in turn.
+func (w *Watcher) Usage() stats.ServerUsage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.usageLocked()
+}
+
 // usageLocked builds the figures from the state. w.mu must be held.
 func (w *Watcher) usageLocked() stats.ServerUsage {
 	u := stats.ServerUsage{

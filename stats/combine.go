@@ -55,6 +55,9 @@ func combine(rs []Result, how Combination) (Result, error) {
 	out.Errors, out.Connect, out.Client = Errors{}, ConnectTime{}, ClientUsage{CPUs: rs[0].Client.CPUs}
 	out.Interrupted = false
 	out.Thresholds = nil // each result's conditions held for it alone
+	// A capacity search's answer and steps are its own: merged results
+	// keep the merged figures only.
+	out.Capacity, out.Steps, out.StepResult = nil, nil, nil
 	var durations []float64
 	for _, r := range rs {
 		out.addCounts(r)

@@ -141,3 +141,19 @@ func TestCombineKeepsASingleResultWhole(t *testing.T) {
 		t.Errorf("combined one result: stages %v, server %v, target %v, err %v", got.Stages, got.Server, got.TargetRate, err)
 	}
 }
+
+func TestCombineDropsACapacitySearchsAnswer(t *testing.T) {
+	rate := 100.0
+	r := statstest.Clean(t)
+	r.Capacity, r.Steps, r.StepResult = &stats.Capacity{Rate: &rate}, []stats.Result{r}, &stats.StepResult{Verdict: stats.VerdictPass}
+	got, err := stats.Combine([]stats.Result{r, r}, stats.Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Capacity != nil || got.Steps != nil || got.StepResult != nil {
+		t.Errorf("merged result keeps the first's search: %+v %v %+v", got.Capacity, len(got.Steps), got.StepResult)
+	}
+	if one, _ := stats.Combine([]stats.Result{r}, stats.Sequential); one.Capacity == nil || len(one.Steps) != 1 {
+		t.Error("a single search is not kept whole")
+	}
+}

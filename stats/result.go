@@ -93,6 +93,16 @@ type Result struct {
 	// Thresholds holds the outcome of every --threshold condition, in
 	// the order given.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
+	// Capacity is the answer of `pummel capacity`; the result around it
+	// is then its confirmation run (or its last step).
+	Capacity *Capacity `json:"capacity,omitempty"`
+	// Steps holds one result per step of a capacity search, in the order
+	// run, the closed-loop probe first (its target_rate absent). They are
+	// separate loads: they need not add up to the enclosing result.
+	Steps []Result `json:"steps,omitempty"`
+	// StepResult is what a capacity search judged of a step (its fields
+	// inline in JSON); nil elsewhere.
+	*StepResult
 	// Interrupted is true when the run was stopped early (Ctrl-C).
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Config is the load shape, with secrets redacted.

@@ -80,19 +80,8 @@ func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
 }
 
 // scrubResult removes expanded ${VAR} values from the free text of a
-// result: error causes and warnings.
-func (r *runner) scrubResult(res *stats.Result) {
-	for class, causes := range res.ErrorCauses {
-		clean := make(map[string]int64, len(causes))
-		for cause, n := range causes {
-			clean[r.x.scrub(cause)] += n
-		}
-		res.ErrorCauses[class] = clean
-	}
-	for i, w := range res.Warnings {
-		res.Warnings[i] = r.x.scrub(w)
-	}
-}
+// result, in every stage and run.
+func (r *runner) scrubResult(res *stats.Result) { redact.Result(res, r.x.scrub) }
 
 // progressLine tells how a run went, in one line.
 func progressLine(s *Suite, run RunResult, done, total int) string {

@@ -200,3 +200,21 @@ func readBound(k figure.Unit, s string) (bound float64, unit string, scale float
 // outcomes is what a share is a share of: every request that ended, in a
 // response (whatever its status) or a socket error.
 func outcomes(r stats.Result) int64 { return r.Requests + r.Errors.Socket() }
+
+// OnRate reports whether the threshold judges the request rate (rps),
+// which a capacity search sets rather than measures.
+func (e Expr) OnRate() bool { return e.fig.Unit == figure.Rate }
+
+// negations is the comparison that holds when an operator's fails.
+var negations = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+// Why says in words how a failed check t of e missed: "p99 212ms >= 50ms",
+// or "p99 absent" for a figure the result lacks.
+func (e Expr) Why(t stats.Threshold) string {
+	at := strings.Index(e.text, e.op)
+	name, bound := strings.TrimSpace(e.text[:at]), strings.TrimSpace(e.text[at+len(e.op):])
+	if t.Value == "-" {
+		return name + " absent"
+	}
+	return name + " " + t.Value + " " + negations[e.op] + " " + bound
+}

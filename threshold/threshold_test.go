@@ -180,3 +180,26 @@ func TestBoundsReadAsTheCommandLine(t *testing.T) {
 		}
 	}
 }
+
+func TestWhy(t *testing.T) {
+	for _, tc := range []struct{ expr, value, want string }{
+		{"p99<50ms", "212ms", "p99 212ms >= 50ms"},
+		{" errors <= 0.1% ", "2.5%", "errors 2.5% > 0.1%"},
+		{"status_5xx==0", "3", "status_5xx 3 != 0"},
+		{"p50<1ms", "-", "p50 absent"},
+	} {
+		e, err := Parse(tc.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Why(stats.Threshold{Expr: e.String(), Value: tc.value}); got != tc.want {
+			t.Errorf("Why(%q, %q) = %q, want %q", tc.expr, tc.value, got, tc.want)
+		}
+	}
+	if e, _ := Parse("rps>1000"); !e.OnRate() {
+		t.Error("rps>1000: OnRate false")
+	}
+	if e, _ := Parse("p99<1ms"); e.OnRate() {
+		t.Error("p99<1ms: OnRate true")
+	}
+}

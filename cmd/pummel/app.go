@@ -98,6 +98,7 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 				Flags: loadFlags(&o), Action: load.run, OnUsageError: onUsageError},
 			{Name: "demo", Usage: "load the built-in target, started in-process, for 3 seconds over 32 connections",
 				Flags: demoFlags(&o), Action: load.demo, OnUsageError: onUsageError},
+			capacityCommand(load),
 			serveCommand(stderr),
 			reportCommand(stdout),
 			compareCommand(stdout),

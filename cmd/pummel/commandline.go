@@ -110,30 +110,10 @@ func (r commandLine) redactRequest(rc *stats.Config) {
 	}
 }
 
-// scrub removes the secret values from the free text of res: error
-// causes (a script's error may quote a header), warnings and exit reasons,
-// in every stage and run.
+// scrub removes the secret values from the free text of res (error
+// causes, warnings, exit reasons), in every stage, run and step.
 func (r commandLine) scrub(res *stats.Result) {
-	if r.show {
-		return
-	}
-	for class, causes := range res.ErrorCauses {
-		clean := make(map[string]int64, len(causes))
-		for cause, n := range causes {
-			clean[r.text(cause)] += n
-		}
-		res.ErrorCauses[class] = clean
-	}
-	for i, w := range res.Warnings {
-		res.Warnings[i] = r.text(w)
-	}
-	for i := range res.Server {
-		res.Server[i].ExitReason = r.text(res.Server[i].ExitReason)
-	}
-	for i := range res.Stages {
-		r.scrub(&res.Stages[i])
-	}
-	for i := range res.Runs {
-		r.scrub(&res.Runs[i])
+	if !r.show {
+		redact.Result(res, r.text)
 	}
 }

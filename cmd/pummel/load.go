@@ -26,13 +26,24 @@ type loader struct {
 	rec            *commandLine // the command line as outputs show it
 	stdout, stderr io.Writer
 
-	shape     stats.Config // what runs, as the header and every output say it
-	progress  string       // --progress, -q read
-	announced bool         // the header was written when the load started
+	shape stats.Config // what runs, as the header and every output say it
+	// header, if set, writes the header instead of the run's (a capacity
+	// search's).
+	header    func(io.Writer) error
+	progress  string // --progress, -q read
+	announced bool   // the header was written when the load started
 }
 
 // run is the action of `pummel [run] URL`.
 func (l *loader) run(c *cli.Context) error {
+	if err := l.readArgs(c); err != nil {
+		return err
+	}
+	return l.load(c)
+}
+
+// readArgs reads the URL and the script's arguments after it.
+func (l *loader) readArgs(c *cli.Context) error {
 	l.opts.target = c.Args().First()
 	l.opts.scriptArgs = c.Args().Tail()
 	if len(l.opts.scriptArgs) > 0 && l.opts.scriptArgs[0] == "--" {
@@ -47,7 +58,7 @@ func (l *loader) run(c *cli.Context) error {
 		}
 		return usageError{fmt.Sprintf("unexpected argument %q: give one URL (flags may come before or after it)", l.opts.scriptArgs[0])}
 	}
-	return l.load(c)
+	return nil
 }
 
 // demo is the action of `pummel demo`: the built-in target in-process,
@@ -189,11 +200,19 @@ func (l *loader) announce() {
 		l.announced = true
 		// A failed write (a closed stdout) shows again, and is reported,
 		// when the result is written.
-		render.WriteHeader(l.stdout, l.shape) //nolint:errcheck // see above
+		l.writeHeader(l.stdout) //nolint:errcheck // see above
 	case l.progress != progressNever:
 		l.announced = true
-		render.WriteHeader(l.stderr, l.shape) //nolint:errcheck // stderr is best effort
+		l.writeHeader(l.stderr) //nolint:errcheck // stderr is best effort
 	}
+}
+
+// writeHeader writes the header that says what runs.
+func (l *loader) writeHeader(w io.Writer) error {
+	if l.header != nil {
+		return l.header(w)
+	}
+	return render.WriteHeader(w, l.shape)
 }
 
 // writeStdout renders res to stdout in --format; text leaves out the

@@ -43,13 +43,15 @@ func (o *options) progressMode() (string, error) {
 // redrawn in place; elsewhere, with --progress always, a plain line every
 // `every`.
 type progressLine struct {
-	mu    sync.Mutex // guards w, drawn and last
+	mu    sync.Mutex // guards w, drawn, last and prefix
 	w     io.Writer
 	live  bool          // redraw one line in place
 	every time.Duration // without live: the time between plain lines
 	now   func() time.Time
 	drawn bool      // a live line is on the screen
 	last  time.Time // when the last plain line was due
+	// prefix starts every line: a capacity search's step.
+	prefix string
 }
 
 // newProgress returns the progress display for stderr in mode, or nil
@@ -71,7 +73,7 @@ func (l *progressLine) show(p engine.Progress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.live {
-		fmt.Fprintf(l.w, "\r%s\x1b[K", progressText(p))
+		fmt.Fprintf(l.w, "\r%s%s\x1b[K", l.prefix, progressText(p))
 		l.drawn = true
 		return
 	}
@@ -81,8 +83,16 @@ func (l *progressLine) show(p engine.Progress) {
 		l.last = now
 	case now.Sub(l.last) >= l.every:
 		l.last = now
-		fmt.Fprintf(l.w, "%s\n", strings.TrimSpace(progressText(p)))
+		fmt.Fprintf(l.w, "%s%s\n", l.prefix, strings.TrimSpace(progressText(p)))
 	}
+}
+
+// setPrefix starts every line from now on with prefix (a capacity
+// search's step).
+func (l *progressLine) setPrefix(prefix string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.prefix = prefix
 }
 
 // clear removes a live line before the result is printed.

@@ -67,6 +67,9 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			// The charts come first: the markdown links those written.
 			links, chartErr := plots.write(named(names, rs), o.outputs.Value())
 			l := &loader{opts: &o, stdout: stdout}
+			if res.Capacity != nil { // one capacity search: its steps and verdict
+				return errors.Join(chartErr, l.writeCapacity(l.capacityFiles(), res))
+			}
 			return errors.Join(chartErr, l.writeResult(linkCharts(outs, links), res))
 		},
 	}
@@ -210,6 +213,9 @@ func chartAlt(file string) string {
 	}
 	if rest, ok := strings.CutPrefix(name, "rss-"); ok {
 		return "server RSS over time: " + rest
+	}
+	if strings.HasPrefix(name, "capacity") {
+		return "latency and achieved rate against offered rate"
 	}
 	return "latency percentile spectrum"
 }

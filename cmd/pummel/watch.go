@@ -10,9 +10,24 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
+// watchedFunc is what runs while the server is watched: one load, or
+// the steps of a capacity search.
+type watchedFunc func(ctx context.Context, w *measure.Watch) (stats.Result, error)
+
+// loadOnce is the watchedFunc of a plain run: the load cfg, once.
+func loadOnce(cfg engine.Config) watchedFunc {
+	return func(ctx context.Context, w *measure.Watch) (stats.Result, error) { return w.Load(ctx, cfg) }
+}
+
 // watchedLoad runs the load once, sampling every --pid process: idle RSS
 // just before the load, peak RSS and CPU during it, RSS right after.
 func (l *loader) watchedLoad(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
+	return l.watched(ctx, plan, loadOnce(cfg))
+}
+
+// watched runs body with every --pid process watched, after sampling
+// their idle RSS, and announces the load as it starts.
+func (l *loader) watched(ctx context.Context, plan watchPlan, body watchedFunc) (stats.Result, error) {
 	w, err := measure.Attach(plan.pids, measure.Options{WatchOptions: plan.watch, RSSPoints: maxRSSPoints})
 	if err != nil {
 		return stats.Result{}, usageError{err.Error()}
@@ -25,7 +40,7 @@ func (l *loader) watchedLoad(ctx context.Context, cfg engine.Config, plan watchP
 		return stats.Result{}, exitError{exitFailed, err.Error()}
 	}
 	l.announce()
-	res, err := w.Load(ctx, cfg)
+	res, err := body(ctx, w)
 	return res, loadError(ctx, err)
 }
 
@@ -42,7 +57,7 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 		if spec.LogPath != "" && plan.runs > 1 {
 			spec.LogPath = fmt.Sprintf("%s.%d", spec.LogPath, i+1)
 		}
-		res, err := l.execRun(ctx, cfg, spec, plan.watch)
+		res, err := l.execRun(ctx, spec, plan.watch, loadOnce(cfg))
 		if err != nil && ctx.Err() != nil && len(runs) > 0 {
 			break // interrupted between runs: report the runs done
 		}
@@ -65,8 +80,9 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 	return all, nil
 }
 
-// execRun is one fresh server process and one load against it.
-func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec, opts proc.WatchOptions) (res stats.Result, err error) {
+// execRun is one fresh server process and body (one load, or a capacity
+// search) against it.
+func (l *loader) execRun(ctx context.Context, spec proc.Spec, opts proc.WatchOptions, body watchedFunc) (res stats.Result, err error) {
 	p, err := proc.Launch(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -79,8 +95,8 @@ func (l *loader) execRun(ctx context.Context, cfg engine.Config, spec proc.Spec,
 		l.settleLog(p, res, err)
 	}()
 	plan := watchPlan{pids: []int{p.PID()}, watch: opts}
-	res, err = l.watchedLoad(ctx, cfg, plan)
-	if err != nil {
+	res, err = l.watched(ctx, plan, body)
+	if err != nil || len(res.Server) == 0 { // none: a search interrupted before its first step
 		return res, err
 	}
 	startup := p.Startup().Seconds()

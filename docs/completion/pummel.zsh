@@ -6,7 +6,7 @@ _pummel() {
     local cmd="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            run|demo|serve|report|compare|suite|version|completion|man|help) cmd=${COMP_WORDS[i]}; break ;;
+            run|demo|capacity|serve|report|compare|suite|version|completion|man|help) cmd=${COMP_WORDS[i]}; break ;;
             -*) ;;
             *) break ;;
         esac
@@ -19,13 +19,14 @@ _pummel() {
             COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         --body-file|--cacert|--cert|--hdr-log|--key|--output|--plot|--script|--server-log|--unix|-o|-s) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --addr|--body|--connections|--content-type|--delay|--duration|--engine|--exec|--expect-body|--expect-status|--format|--header|--label|--max-body|--max-regression|--method|--pid|--pipeline|--progress|--rate|--ready-status|--ready-timeout|--ready-url|--requests|--runs|--sample-interval|--settle|--shard|--start-at|--threads|--threshold|--timeout|--warmup|--warmup-rate|--warmup-requests|-H|-R|-T|-b|-c|-d|-m|-n|-t) COMPREPLY=(); return ;;
+        --addr|--body|--confirm|--connections|--content-type|--delay|--duration|--engine|--exec|--expect-body|--expect-status|--format|--from|--header|--label|--max-body|--max-regression|--max-steps|--method|--pid|--pipeline|--precision|--progress|--rate|--ready-status|--ready-timeout|--ready-url|--requests|--runs|--sample-interval|--settle|--shard|--start-at|--step|--step-warmup|--threads|--threshold|--timeout|--to|--warmup|--warmup-rate|--warmup-requests|-H|-R|-T|-b|-c|-d|-m|-n|-t) COMPREPLY=(); return ;;
     esac
     local flags
     case $cmd in
         "") flags="-c --connections -t --threads -d --duration -n --requests -R --rate --warmup --warmup-rate --warmup-requests --timeout --pipeline --shard --start-at --engine -k --keepalive --no-keepalive -m --method -H --header -b --body --body-file --max-body -T --content-type -s --script --pid --pid-tree --sample-interval --exec --exec-shell --ready-url --ready-status --ready-timeout --settle --server-log --runs --expect-status --expect-body --unix --insecure --cacert --cert --key --latency -o --output --hdr-log --threshold --format --progress -q --quiet --dry-run --show-secrets -v --version -h --help" ;;
         run) flags="-c --connections -t --threads -d --duration -n --requests -R --rate --warmup --warmup-rate --warmup-requests --timeout --pipeline --shard --start-at --engine -k --keepalive --no-keepalive -m --method -H --header -b --body --body-file --max-body -T --content-type -s --script --pid --pid-tree --sample-interval --exec --exec-shell --ready-url --ready-status --ready-timeout --settle --server-log --runs --expect-status --expect-body --unix --insecure --cacert --cert --key --latency -o --output --hdr-log --threshold --format --progress -q --quiet --dry-run --show-secrets -h --help" ;;
         demo) flags="-c --connections -t --threads -d --duration -n --requests -R --rate --warmup --warmup-rate --warmup-requests --timeout --pipeline --shard --start-at --engine -k --keepalive --no-keepalive -m --method -H --header -b --body --body-file --max-body -T --content-type -s --script --expect-status --expect-body --latency -o --output --hdr-log --threshold --format --progress -q --quiet --dry-run --show-secrets -h --help" ;;
+        capacity) flags="-c --connections -t --threads -d --duration -n --requests -R --rate --warmup --warmup-rate --warmup-requests --timeout --pipeline --shard --start-at --engine -k --keepalive --no-keepalive -m --method -H --header -b --body --body-file --max-body -T --content-type -s --script --pid --pid-tree --sample-interval --exec --exec-shell --ready-url --ready-status --ready-timeout --settle --server-log --runs --expect-status --expect-body --unix --insecure --cacert --cert --key --latency -o --output --hdr-log --threshold --format --progress -q --quiet --dry-run --show-secrets --step --step-warmup --from --to --precision --confirm --max-steps -h --help" ;;
         serve) flags="--addr --delay -h --help" ;;
         report) flags="--parallel --format -o --output --latency --plot --plots --label -h --help" ;;
         compare) flags="--format --max-regression -h --help" ;;
@@ -41,8 +42,8 @@ _pummel() {
     fi
     case $cmd in
         completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
-        help) COMPREPLY=($(compgen -W "run demo serve report compare suite version completion man help" -- "$cur")) ;;
-        "") COMPREPLY=($(compgen -W "run demo serve report compare suite version completion man help" -- "$cur")) ;;
+        help) COMPREPLY=($(compgen -W "run demo capacity serve report compare suite version completion man help" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "run demo capacity serve report compare suite version completion man help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
 }

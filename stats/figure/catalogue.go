@@ -61,6 +61,22 @@ var catalogue = []Figure{
 	latency("max", func(l stats.Latency) float64 { return l.Max }),
 	{Name: "rps", Unit: Rate, HigherIsBetter: true, read: func(r stats.Result) (float64, bool) { return r.RequestsPerS, true }},
 	count("errors", func(r stats.Result) int64 { return r.Errors.Total() }),
+	// Open loop only: whether the client kept the schedule.
+	{Name: "achieved_rate", Unit: Rate, HigherIsBetter: true, read: func(r stats.Result) (float64, bool) {
+		return r.AchievedRate, r.TargetRate > 0
+	}},
+	{Name: "late_sends", Unit: Count, read: func(r stats.Result) (float64, bool) {
+		if r.ScheduleLag == nil {
+			return 0, false
+		}
+		return float64(r.ScheduleLag.LateSends), true
+	}},
+	{Name: "lag_p99", Unit: Time, read: func(r stats.Result) (float64, bool) {
+		if r.ScheduleLag == nil {
+			return 0, false
+		}
+		return r.ScheduleLag.P99, true
+	}},
 	rss("server_rss_idle", func(m stats.RSS) int64 { return m.Idle }),
 	rss("server_rss_peak", func(m stats.RSS) int64 { return m.Peak }),
 	rss("server_rss_after", func(m stats.RSS) int64 { return m.After }),
@@ -105,6 +121,7 @@ func Lookup(name string) (Figure, error) {
 	}
 	return Figure{}, fmt.Errorf("unknown figure %q; use p50, p75, p90, p95, p99, p99.9, p99.99, min, mean, max, rps, "+
 		"errors, errors_CLASS (connect, read, write, timeout, status, validation), status_5xx, status_503, "+
+		"achieved_rate, late_sends, lag_p99 (open loop), "+
 		"server_rss_idle, server_rss_peak, server_rss_after, server_cpu_per_request or startup", name)
 }
 

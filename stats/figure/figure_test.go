@@ -84,3 +84,15 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestScheduleFigures(t *testing.T) {
+	open := stats.Result{TargetRate: 100, AchievedRate: 98.5, ScheduleLag: &stats.ScheduleLag{P99: 1500, LateSends: 4}}
+	for name, want := range map[string]float64{"achieved_rate": 98.5, "late_sends": 4, "lag_p99": 1500} {
+		if got := Must(name).Samples(open); !slices.Equal(got, []float64{want}) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+		if got := Must(name).Samples(stats.Result{RequestsPerS: 5}); len(got) != 0 {
+			t.Errorf("%s of a closed-loop result = %v, want none", name, got)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package capacity
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
+	"github.com/pummel-dev/pummel/threshold"
+)
+
+// Judgement is what one step showed, with the reason in words.
+type Judgement struct {
+	Verdict Verdict
+	// Failed holds the thresholds the step failed.
+	Failed []stats.Threshold
+	// Why says why the step did not pass ("p99 212ms >= 50ms", "achieved
+	// 480/s of 500/s", "client CPU 96% of 2: …"); empty for a pass.
+	Why string
+}
+
+// Limits on the client, above which a step that missed is the client's.
+const (
+	// busyConnections is the share of the connections in use on average
+	// (Little's law: the achieved rate × the mean time a request holds its
+	// connection) from which every connection counts as busy.
+	busyConnections = 0.9
+	// serverSlowdown is how much slower than at the lowest rates the
+	// server must answer (its median, from the actual send) for a step
+	// whose connections were all busy to be the server's limit: a server
+	// that queues work answers later, a client short of connections
+	// queues the work itself.
+	serverSlowdown = 2.0
+)
+
+// Judge decides a step's verdict from its result res, the SLO, the
+// connections it had and the server's median response time (µs, from the
+// actual send) at the lowest rate that passed before it (0 if none).
+//
+// A step passes when every threshold holds and the achieved rate is
+// within 1% of the target. One that fell short of the rate is
+// client-limited when the client could not carry it: its CPU reached
+// stats.SaturatedPercent of the CPUs it may use, or every connection was
+// busy while the server answered no slower than before (its connections,
+// not the server, held the work back: raise -c). Otherwise the step
+// failed, and the server is the limit. Sends that merely left late do not
+// make a step client-limited: their lateness is in the latency the
+// thresholds judge.
+func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 float64) Judgement {
+	checks := threshold.Check(slo, res)
+	failed := stats.FailedThresholds(checks)
+	if len(failed) == 0 && res.KeptRate() {
+		return Judgement{Verdict: Pass}
+	}
+	if !res.KeptRate() {
+		if why := clientLimit(res, connections, baseP50); why != "" {
+			return Judgement{Verdict: ClientLimited, Failed: failed, Why: why}
+		}
+	}
+	return Judgement{Verdict: Fail, Failed: failed, Why: reasons(res, slo, checks)}
+}
+
+// clientLimit says what limited the client in res, or "" if nothing did.
+func clientLimit(res stats.Result, connections int, baseP50 float64) string {
+	if res.Client.CPUPercent >= stats.SaturatedPercent {
+		return fmt.Sprintf("pummel used %.0f%% of its %d CPU(s): give it more (-t, taskset) or more machines (--shard)", res.Client.CPUPercent, res.Client.CPUs)
+	}
+	own := res.LatencyUncorrected
+	if own == nil || connections <= 0 {
+		return ""
+	}
+	inUse := res.AchievedRate * own.Mean / 1e6
+	slower := baseP50 > 0 && own.P50 > serverSlowdown*baseP50
+	if inUse >= busyConnections*float64(connections) && !slower {
+		return fmt.Sprintf("every connection was busy (%.0f of %d in use on average): raise -c", inUse, connections)
+	}
+	return ""
+}
+
+// reasons lists why a failed step failed: each threshold it missed, and
+// the rate it fell short of.
+func reasons(res stats.Result, slo []threshold.Expr, checks []stats.Threshold) string {
+	var why []string
+	for i, t := range checks {
+		if !t.OK {
+			why = append(why, slo[i].Why(t))
+		}
+	}
+	if !res.KeptRate() {
+		why = append(why, fmt.Sprintf("achieved %s of %s req/s", render.FormatRateWhole(res.AchievedRate), render.FormatRateWhole(res.TargetRate)))
+	}
+	return strings.Join(why, ", ")
+}

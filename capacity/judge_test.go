@@ -1,0 +1,60 @@
+package capacity
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
+)
+
+// step is an open-loop result at 1,000/s with the given figures.
+func step(achieved, p99, ownP50, ownMean, cpuPct float64) stats.Result {
+	return stats.Result{
+		Requests: 10000, TargetRate: 1000, AchievedRate: achieved,
+		Latency:            &stats.Latency{P50: ownP50, P99: p99, Max: p99, Mean: ownMean},
+		LatencyUncorrected: &stats.Latency{P50: ownP50, P99: ownP50 * 2, Max: ownP50 * 2, Mean: ownMean},
+		Client:             stats.ClientUsage{CPUs: 2, CPUPercent: cpuPct},
+	}
+}
+
+func TestJudge(t *testing.T) {
+	slo := []threshold.Expr{mustParse(t, "p99<50ms")}
+	for _, tc := range []struct {
+		name        string
+		res         stats.Result
+		connections int
+		baseP50     float64
+		want        Verdict
+		why         string // a part of Why
+	}{
+		{"pass", step(1000, 20e3, 1e3, 1e3, 20), 64, 1e3, Pass, ""},
+		{"p99 over the SLO", step(1000, 212e3, 1e3, 1e3, 20), 64, 1e3, Fail, "p99 212.00ms >= 50ms"},
+		{"rate short, server slow", step(900, 20e3, 40e3, 40e3, 20), 64, 1e3, Fail, "achieved 900 of 1,000 req/s"},
+		{"client CPU saturated", step(900, 80e3, 1e3, 1e3, 95), 64, 1e3, ClientLimited, "95% of its 2 CPU(s)"},
+		// 4 connections × 1,000/s × 4 ms: all busy, the server as fast as before.
+		{"connections busy", step(950, 80e3, 4e3, 4e3, 20), 4, 3e3, ClientLimited, "raise -c"},
+		// The same, but the server answers 4× slower than at low rates: it queues.
+		{"connections busy, server queueing", step(950, 80e3, 12e3, 4e3, 20), 4, 3e3, Fail, "p99"},
+		// Saturated, but the rate was kept: the late sends are in the latency.
+		{"client CPU saturated, rate kept", step(995, 80e3, 1e3, 1e3, 95), 64, 1e3, Fail, "p99"},
+		// Connections busy at the first step: no rate to compare the server's time with.
+		{"connections busy, no base", step(950, 80e3, 4e3, 4e3, 20), 4, 0, ClientLimited, "raise -c"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := Judge(tc.res, slo, tc.connections, tc.baseP50)
+			if j.Verdict != tc.want || !strings.Contains(j.Why, tc.why) {
+				t.Errorf("Judge = %v %q, want %v with %q", j.Verdict, j.Why, tc.want, tc.why)
+			}
+		})
+	}
+}
+
+func mustParse(t *testing.T, s string) threshold.Expr {
+	t.Helper()
+	e, err := threshold.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}

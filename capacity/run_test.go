@@ -1,0 +1,119 @@
+package capacity
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
+)
+
+// model is a server measured without one: closed loop it carries
+// capacity req/s; open loop, a rate up to it answers in 1 ms, a rate above
+// it in 200 ms; the client's CPU saturates above clientMax (0: never).
+type model struct {
+	capacity, clientMax float64
+	confirmFails        int // how many confirmation runs fail
+	loads               []Load
+}
+
+func (m *model) measure(_ context.Context, l Load) (stats.Result, error) {
+	m.loads = append(m.loads, l)
+	if l.Rate == 0 {
+		return stats.Result{Requests: 1000, RequestsPerS: m.capacity, Latency: &stats.Latency{P50: 1e3, P99: 2e3}}, nil
+	}
+	res := step(l.Rate, 1e3, 1e3, 1e3, 20)
+	res.TargetRate = l.Rate
+	if l.Rate > m.capacity || (l.Confirm && m.confirmFails > 0) {
+		if l.Confirm {
+			m.confirmFails--
+		}
+		res.Latency.P99, res.LatencyUncorrected.P99, res.LatencyUncorrected.P50 = 200e3, 200e3, 100e3
+	}
+	if m.clientMax > 0 && l.Rate > m.clientMax {
+		res.AchievedRate, res.Client.CPUPercent = m.clientMax, 99
+		res.Latency.P99 = 300e3
+	}
+	return res, nil
+}
+
+func TestRunSearch(t *testing.T) {
+	slo := []threshold.Expr{mustParse(t, "p99<50ms")}
+	for _, tc := range []struct {
+		name      string
+		m         model
+		to        float64
+		wantRate  float64 // 0: none
+		confirmed bool
+		limitedBy string
+		wantErr   error
+	}{
+		{"server limit", model{capacity: 500}, 0, 500, true, stats.LimitServer, nil},
+		{"range", model{capacity: 500}, 300, 300, true, stats.LimitRange, nil},
+		{"client limit", model{capacity: 5000, clientMax: 1000}, 0, 640, true, stats.LimitClient, nil},
+		{"confirmation steps down", model{capacity: 500, confirmFails: 1}, 0, 490, true, stats.LimitServer, nil},
+		{"confirmation fails", model{capacity: 500, confirmFails: 9}, 0, 500, false, stats.LimitServer, nil},
+		{"nothing passes", model{capacity: 5}, 0, 0, false, stats.LimitServer, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.m
+			s := Search{Settings: Settings{From: 10, To: tc.to, Precision: 0.02, MaxSteps: 20}, SLO: slo, Connections: 64, Confirm: true, Measure: m.measure}
+			var done int
+			s.Done = func(stats.Result) { done++ }
+			out, err := s.Run(context.Background())
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Run: %v", err)
+			}
+			c := out.Capacity
+			if (c.Rate == nil) != (tc.wantRate == 0) || (c.Rate != nil && *c.Rate != tc.wantRate) || c.Confirmed != tc.confirmed || c.LimitedBy != tc.limitedBy {
+				t.Errorf("capacity %v confirmed %v limited by %s; want %g, %v, %s", deref(c.Rate), c.Confirmed, c.LimitedBy, tc.wantRate, tc.confirmed, tc.limitedBy)
+			}
+			if done != len(out.Steps) || len(out.Steps) != len(m.loads) {
+				t.Errorf("%d steps reported, %d kept, %d run", done, len(out.Steps), len(m.loads))
+			}
+			if (tc.to == 0) != (m.loads[0].Rate == 0) || (tc.to == 0 && out.Steps[0].Verdict != stats.VerdictProbe) {
+				t.Errorf("first load %+v (%s): the probe runs first exactly when --to is not given", m.loads[0], out.Steps[0].Verdict)
+			}
+			for _, st := range out.Steps {
+				if st.TargetRate > 1.05*tc.m.capacity && st.Passed {
+					t.Errorf("step at %g passed above the capacity %g", st.TargetRate, tc.m.capacity)
+				}
+			}
+		})
+	}
+}
+
+func TestRunStopsWhenTheServerNeverAnswers(t *testing.T) {
+	s := Search{Settings: Settings{From: 10, Precision: 0.02, MaxSteps: 20}, Connections: 1,
+		Measure: func(context.Context, Load) (stats.Result, error) {
+			return stats.Result{Errors: stats.Errors{Connect: 3}}, nil
+		}}
+	if _, err := s.Run(context.Background()); !errors.Is(err, ErrNoResponse) {
+		t.Errorf("Run = %v, want %v", err, ErrNoResponse)
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &model{capacity: 500}
+	s := Search{Settings: Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64,
+		Measure: func(ctx context.Context, l Load) (stats.Result, error) {
+			if len(m.loads) == 3 {
+				cancel()
+				return stats.Result{Interrupted: true}, context.Canceled
+			}
+			return m.measure(ctx, l)
+		}}
+	out, err := s.Run(ctx)
+	if err != nil || !out.Interrupted || len(out.Steps) != 3 || out.Capacity.Rate == nil {
+		t.Errorf("Run = %d steps, interrupted %v, %v; want 3 steps, interrupted", len(out.Steps), out.Interrupted, err)
+	}
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}

@@ -1,0 +1,213 @@
+package chart
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// Capacity draws a capacity search (`pummel capacity -o capacity.json`)
+// as the latency-vs-load curve of benchmark write-ups, from measured
+// steps only: above, p50, p90, p99 and p99.9 against the offered rate on
+// a log latency axis, each latency threshold of the SLO as a dashed
+// horizontal line and the capacity as a vertical one; below, the achieved
+// rate against the offered rate, with the line where they are equal. It
+// is an error if r holds no step measured at a rate.
+func Capacity(r stats.Result, path string) error {
+	steps := rateSteps(r.Steps)
+	if len(steps) == 0 {
+		return fmt.Errorf("chart %s: no capacity steps", path)
+	}
+	lat := newPlot("Latency against offered load", "offered rate (requests/s)", "latency (ms, log scale)")
+	lat.Legend.Left, lat.Legend.XOffs = true, vg.Points(12)
+	lat.Y.Scale, lat.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	for i, p := range capacityPercentiles {
+		line, points, err := plotter.NewLinePoints(latencyPoints(steps, p.pick))
+		if err != nil {
+			return fmt.Errorf("chart %s: %w", path, err)
+		}
+		line.LineStyle, points.Color, points.Shape = lineStyle(i), lineColor(i), draw.CircleGlyph{}
+		lat.Add(line, points)
+		lat.Legend.Add(p.name, line, points)
+	}
+	xmin, xmax := steps[0].TargetRate, steps[len(steps)-1].TargetRate
+	if c := r.Capacity; c != nil {
+		for i, b := range latencyBounds(c.Thresholds) {
+			addHLine(lat, xmin, xmax, b.ms, b.expr, lineColor(len(capacityPercentiles)+i), true)
+		}
+		if c.Rate != nil {
+			addVLine(lat, *c.Rate, "capacity "+strconv.FormatFloat(*c.Rate, 'f', -1, 64)+"/s")
+		}
+	}
+	ach := newPlot("Achieved against offered rate", "offered rate (requests/s)", "achieved rate (requests/s)")
+	ach.Legend.Left, ach.Legend.XOffs = true, vg.Points(12)
+	line, points, err := plotter.NewLinePoints(achievedPoints(steps))
+	if err != nil {
+		return fmt.Errorf("chart %s: %w", path, err)
+	}
+	line.LineStyle, points.Color, points.Shape = lineStyle(0), lineColor(0), draw.CircleGlyph{}
+	ach.Add(line, points)
+	ach.Legend.Add("achieved", line, points)
+	addSlope(ach, xmin, xmax)
+	ach.Y.Min = 0
+	return saveSized(path, Width, 2*Height, func(c draw.Canvas) {
+		tiles := plot.Align([][]*plot.Plot{{lat}, {ach}}, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(18)}, c)
+		lat.Draw(tiles[0][0])
+		ach.Draw(tiles[1][0])
+	})
+}
+
+// capacityPercentiles are the latency lines of the capacity chart.
+var capacityPercentiles = []struct {
+	name string
+	pick func(stats.Latency) float64
+}{
+	{"p50", func(l stats.Latency) float64 { return l.P50 }},
+	{"p90", func(l stats.Latency) float64 { return l.P90 }},
+	{"p99", func(l stats.Latency) float64 { return l.P99 }},
+	{"p99.9", func(l stats.Latency) float64 { return l.P999 }},
+}
+
+// rateSteps are the steps measured at a rate with a latency, by rate; of
+// several at one rate (a confirmation), the last.
+func rateSteps(all []stats.Result) []stats.Result {
+	var steps []stats.Result
+	for _, st := range all {
+		if st.TargetRate > 0 && st.Latency != nil {
+			steps = append(steps, st)
+		}
+	}
+	slices.SortStableFunc(steps, func(a, b stats.Result) int { return cmp.Compare(a.TargetRate, b.TargetRate) })
+	var out []stats.Result
+	for _, st := range steps {
+		if n := len(out); n > 0 && out[n-1].TargetRate == st.TargetRate {
+			out[n-1] = st
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// latencyPoints are one percentile of every step, in ms (at least 1 µs,
+// for the log axis).
+func latencyPoints(steps []stats.Result, pick func(stats.Latency) float64) plotter.XYs {
+	pts := make(plotter.XYs, len(steps))
+	for i, st := range steps {
+		pts[i] = plotter.XY{X: st.TargetRate, Y: max(pick(*st.Latency), 1) / 1e3}
+	}
+	return pts
+}
+
+func achievedPoints(steps []stats.Result) plotter.XYs {
+	pts := make(plotter.XYs, len(steps))
+	for i, st := range steps {
+		pts[i] = plotter.XY{X: st.TargetRate, Y: st.AchievedRate}
+	}
+	return pts
+}
+
+// latencyBound is a latency threshold of the SLO.
+type latencyBound struct {
+	expr string
+	ms   float64
+}
+
+// latencyThreshold matches a latency threshold as the SLO writes it.
+var latencyThreshold = regexp.MustCompile(`^\s*(p[0-9.]+|min|mean|max)\s*<=?\s*([0-9.]+\s*(?:ns|us|µs|ms|s|m|h))\s*$`)
+
+// latencyBounds reads the latency thresholds among the SLO's.
+func latencyBounds(slo []string) []latencyBound {
+	var out []latencyBound
+	for _, s := range slo {
+		m := latencyThreshold.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		d, err := time.ParseDuration(m[2])
+		if err != nil || d <= 0 {
+			continue
+		}
+		out = append(out, latencyBound{expr: s, ms: float64(d) / float64(time.Millisecond)})
+	}
+	return out
+}
+
+// addHLine draws a horizontal line at y across [x0, x1], with a legend.
+func addHLine(p *plot.Plot, x0, x1, y float64, label string, c color.Color, dashed bool) {
+	line, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	if err != nil {
+		return
+	}
+	line.LineStyle = lineStyle(0)
+	line.LineStyle.Color = c
+	if dashed {
+		line.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+	}
+	p.Add(line)
+	p.Legend.Add(label, line)
+}
+
+// addVLine marks x on p from its lowest to its highest value.
+func addVLine(p *plot.Plot, x float64, label string) {
+	lo, hi := p.Y.Min, p.Y.Max
+	if lo <= 0 {
+		lo = math.SmallestNonzeroFloat64
+	}
+	line, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+	if err != nil {
+		return
+	}
+	line.LineStyle = lineStyle(len(palette) - 1)
+	line.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+	p.Add(line)
+	p.Legend.Add(label, line)
+}
+
+// addSlope draws achieved = offered over [x0, x1].
+func addSlope(p *plot.Plot, x0, x1 float64) {
+	line, err := plotter.NewLine(plotter.XYs{{X: x0, Y: x0}, {X: x1, Y: x1}})
+	if err != nil {
+		return
+	}
+	line.LineStyle = lineStyle(len(palette) - 1)
+	line.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+	p.Add(line)
+	p.Legend.Add("achieved = offered", line)
+}
+
+// logTicks marks a log axis at the powers of ten, labelled as plain
+// numbers (0.1, 1, 10, 100), with unlabelled ticks between them.
+type logTicks struct{}
+
+// Ticks returns the ticks between min and max.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		decade := math.Pow(10, e)
+		for k := 1.0; k < 10; k++ {
+			v := k * decade
+			if v < min || v > max {
+				continue
+			}
+			label := ""
+			if k == 1 {
+				label = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		}
+	}
+	return ticks
+}

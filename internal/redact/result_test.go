@@ -1,0 +1,42 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestResultScrubsEveryFreeText(t *testing.T) {
+	const secret = "s3cret"
+	leaf := func() stats.Result {
+		return stats.Result{
+			ErrorCauses: map[string]map[string]int64{"read": {"bad " + secret: 2, "bad REDACTED": 1}},
+			Warnings:    []string{"w " + secret},
+			Server:      []stats.ServerUsage{{ExitReason: "exit " + secret}},
+			StepResult:  &stats.StepResult{Why: "why " + secret},
+		}
+	}
+	res := leaf()
+	res.Capacity = &stats.Capacity{Why: "cap " + secret}
+	res.Stages, res.Runs, res.Steps = []stats.Result{leaf()}, []stats.Result{leaf()}, []stats.Result{leaf()}
+	Result(&res, func(s string) string { return strings.ReplaceAll(s, secret, Redacted) })
+	var check func(path string, r stats.Result)
+	check = func(path string, r stats.Result) {
+		if got := r.ErrorCauses["read"]["bad REDACTED"]; got != 3 {
+			t.Errorf("%s: causes %v, want the two merged into 3", path, r.ErrorCauses)
+		}
+		for _, s := range []string{r.Warnings[0], r.Server[0].ExitReason, r.Why} {
+			if strings.Contains(s, secret) {
+				t.Errorf("%s: %q keeps the secret", path, s)
+			}
+		}
+	}
+	check("result", res)
+	for _, part := range [][]stats.Result{res.Stages, res.Runs, res.Steps} {
+		check("part", part[0])
+	}
+	if strings.Contains(res.Capacity.Why, secret) {
+		t.Errorf("capacity.why %q keeps the secret", res.Capacity.Why)
+	}
+}

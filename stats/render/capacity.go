@@ -1,0 +1,230 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// WriteCapacityHeader writes what a capacity search runs: "Capacity
+// search @ URL within p99<50ms, errors<0.1%" and how, as the search starts.
+func WriteCapacityHeader(w io.Writer, c stats.Config, slo []string, s stats.Search) error {
+	ew := NewPrinter(w)
+	writeCapacityHeader(ew, c, slo, s)
+	if ew.Err() != nil {
+		return fmt.Errorf("writing the header: %w", ew.Err())
+	}
+	return nil
+}
+
+func writeCapacityHeader(ew *Printer, c stats.Config, slo []string, s stats.Search) {
+	ew.Printf("Capacity search @ %s within %s\n", c.URL, strings.Join(slo, ", "))
+	to := "to the probe's throughput × 1.5"
+	if s.To > 0 {
+		to = "to " + FormatRateWhole(s.To) + " req/s"
+	}
+	ew.Printf("  %d threads and %d connections; steps of %s after a %s warm-up, from %s req/s %s, precision %g%%\n",
+		c.Threads, c.Connections, testDuration(s.StepS), testDuration(s.StepWarmupS), FormatRateWhole(s.From), to, 100*s.Precision)
+}
+
+// CapacityStepLine is one step as it ends: "step 3  400 req/s  achieved
+// 399.8  p50 1.20ms  p99 3.40ms  p99.9 5.10ms  errors 0  late 0.0%
+// client CPU 12%  pass".
+func CapacityStepLine(n int, st stats.Result) string {
+	rate := "probe (closed loop)"
+	if st.TargetRate > 0 {
+		rate = FormatRateWhole(st.TargetRate) + " req/s"
+	}
+	achieved := st.AchievedRate
+	if st.TargetRate == 0 {
+		achieved = st.RequestsPerS
+	}
+	parts := []string{fmt.Sprintf("step %2d", n), rate, "achieved " + FormatRateWhole(achieved)}
+	if l := st.Latency; l != nil {
+		parts = append(parts, "p50 "+FormatTime(l.P50), "p99 "+FormatTime(l.P99), "p99.9 "+FormatTime(l.P999))
+	} else {
+		parts = append(parts, "no response")
+	}
+	parts = append(parts, "errors "+FormatCount(st.Errors.Total()))
+	if st.TargetRate > 0 {
+		parts = append(parts, fmt.Sprintf("late %.1f%%", 100*st.LateShare()))
+	}
+	parts = append(parts, fmt.Sprintf("client CPU %.0f%%", st.Client.CPUPercent))
+	if st.StepResult != nil {
+		verdict := st.Verdict
+		if st.Why != "" {
+			verdict += " (" + st.Why + ")"
+		}
+		parts = append(parts, verdict)
+	}
+	return strings.Join(parts, "  ")
+}
+
+// CapacityVerdict is the answer in one line: "Capacity: 11,400 req/s
+// within p99<50ms, errors<0.1% (confirmed over 30s: p99 6.30ms); 11,600
+// req/s failed: p99 212ms >= 50ms".
+func CapacityVerdict(r stats.Result) string {
+	c := r.Capacity
+	if c == nil {
+		return ""
+	}
+	slo := strings.Join(c.Thresholds, ", ")
+	if r.Interrupted {
+		if c.PassRate == nil {
+			return "Capacity: unknown: interrupted before any rate passed " + slo
+		}
+		return fmt.Sprintf("Capacity: interrupted: at least %s req/s within %s, the highest rate that passed before", FormatRateWhole(*c.PassRate), slo)
+	}
+	if c.Rate == nil {
+		if c.LimitedBy == stats.LimitClient {
+			return fmt.Sprintf("Capacity: unknown: the client was the limit before any rate passed: %s", c.Why)
+		}
+		return fmt.Sprintf("Capacity: no rate from %s req/s met %s: %s", FormatRateWhole(c.Search.From), slo, c.Why)
+	}
+	line := fmt.Sprintf("Capacity: %s req/s within %s", FormatRateWhole(*c.Rate), slo)
+	if c.LimitedBy != stats.LimitServer {
+		line = fmt.Sprintf("Capacity: at least %s req/s within %s", FormatRateWhole(*c.Rate), slo)
+	}
+	line += confirmation(r)
+	switch {
+	case c.LimitedBy == stats.LimitClient:
+		line += fmt.Sprintf("; the client was the limit above it: %s", c.Why)
+	case c.LimitedBy == stats.LimitRange:
+		line += fmt.Sprintf("; every rate tried up to %s req/s passed", FormatRateWhole(c.Search.To))
+	case c.FailRate != nil:
+		line += fmt.Sprintf("; %s req/s failed: %s", FormatRateWhole(*c.FailRate), c.Why)
+	}
+	return line
+}
+
+// confirmation says how the confirmation run went, if there was one.
+func confirmation(r stats.Result) string {
+	c := r.Capacity
+	switch {
+	case c.Search.ConfirmS == 0:
+		return " (not confirmed: --confirm 0)"
+	case c.Confirmed && r.Latency != nil:
+		return fmt.Sprintf(" (confirmed over %s: p99 %s)", testDuration(c.Search.ConfirmS), FormatTime(r.Latency.P99))
+	case c.Confirmed:
+		return fmt.Sprintf(" (confirmed over %s)", testDuration(c.Search.ConfirmS))
+	}
+	return " (not confirmed: the confirmation runs failed)"
+}
+
+// WriteCapacityText writes a capacity search as text: the header (unless
+// it was written as the search started), a line per step and the verdict.
+func WriteCapacityText(w io.Writer, r stats.Result, skipHeader bool) error {
+	ew := NewPrinter(w)
+	if !skipHeader && r.Capacity != nil {
+		writeCapacityHeader(ew, r.Config, r.Capacity.Thresholds, r.Capacity.Search)
+	}
+	if !skipHeader {
+		for i, st := range r.Steps {
+			ew.Printf("%s\n", CapacityStepLine(i+1, st))
+		}
+	}
+	for _, w := range r.Warnings {
+		ew.Printf("Warning: %s\n", OneLine(w))
+	}
+	if r.Interrupted {
+		ew.Printf("Interrupted: the search stopped after %d steps\n", len(r.Steps))
+	}
+	if v := CapacityVerdict(r); v != "" {
+		ew.Printf("%s\n", v)
+	}
+	if ew.Err() != nil {
+		return fmt.Errorf("writing the capacity result: %w", ew.Err())
+	}
+	return nil
+}
+
+// WriteCapacityMarkdown writes a capacity search ready for a
+// BENCHMARKS.md: the verdict, a table of the steps by rate, the command
+// and the environment.
+func WriteCapacityMarkdown(w io.Writer, r stats.Result) error {
+	ew := NewPrinter(w)
+	ew.Printf("## %s\n\n", strings.TrimSpace("Capacity of "+r.Config.Method+" "+r.Config.URL))
+	if v := CapacityVerdict(r); v != "" {
+		ew.Printf("%s\n\n", strings.TrimPrefix(v, "Capacity: "))
+	}
+	header := []string{"Rate (req/s)", "Achieved", "p50", "p90", "p99", "p99.9", "Errors"}
+	aligns := []string{"---:", "---:", "---:", "---:", "---:", "---:", "---:"}
+	server := len(r.Server) > 0
+	if server {
+		header = append(header, "Server CPU/request", "Server RSS peak")
+		aligns = append(aligns, "---:", "---:")
+	}
+	header, aligns = append(header, "Outcome"), append(aligns, "---")
+	ew.Table(header, aligns, capacityRows(r.Steps, server))
+	for _, w := range r.Warnings {
+		ew.Printf("\n> %s\n", OneLine(w))
+	}
+	writeCommand(ew, r.Config)
+	if env := EnvironmentLine(r.Environment); env != "" {
+		ew.Printf("\n**Environment:** %s\n", env)
+	}
+	if ew.Err() != nil {
+		return fmt.Errorf("writing markdown result: %w", ew.Err())
+	}
+	return nil
+}
+
+// capacityRows are the steps measured at a rate, by rate (the probe
+// left out), then in the order run.
+func capacityRows(steps []stats.Result, server bool) [][]string {
+	var open []stats.Result
+	for _, st := range steps {
+		if st.TargetRate > 0 {
+			open = append(open, st)
+		}
+	}
+	slices.SortStableFunc(open, func(a, b stats.Result) int { return cmp.Compare(a.TargetRate, b.TargetRate) })
+	rows := make([][]string, 0, len(open))
+	for _, st := range open {
+		row := []string{FormatRateWhole(st.TargetRate), FormatRateWhole(st.AchievedRate)}
+		for _, p := range []func(stats.Latency) float64{
+			func(l stats.Latency) float64 { return l.P50 }, func(l stats.Latency) float64 { return l.P90 },
+			func(l stats.Latency) float64 { return l.P99 }, func(l stats.Latency) float64 { return l.P999 },
+		} {
+			row = append(row, latencyCell(st.Latency, p))
+		}
+		row = append(row, FormatCount(st.Errors.Total()))
+		if server {
+			row = append(row, serverCells(st.Server)...)
+		}
+		outcome := ""
+		if st.StepResult != nil {
+			outcome = st.Verdict
+		}
+		rows = append(rows, append(row, outcome))
+	}
+	return rows
+}
+
+func latencyCell(l *stats.Latency, pick func(stats.Latency) float64) string {
+	if l == nil {
+		return "-"
+	}
+	return FormatTime(pick(*l))
+}
+
+// serverCells are the first watched server's CPU per request and peak RSS.
+func serverCells(s []stats.ServerUsage) []string {
+	if len(s) == 0 {
+		return []string{"-", "-"}
+	}
+	return []string{FormatTime(s[0].CPUUsPerRequest), FormatBytes(float64(s[0].RSSBytes.Peak))}
+}
+
+// FormatRateWhole formats a rate as a whole number with commas between
+// thousands ("11,400"), or with up to two decimals below 100 ("12.5").
+func FormatRateWhole(f float64) string {
+	if f < 100 {
+		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
+	}
+	return FormatCount(int64(f + 0.5))
+}

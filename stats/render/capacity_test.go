@@ -1,0 +1,69 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
+)
+
+func TestCapacityVerdict(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	search := stats.Search{StepS: 10, ConfirmS: 30, From: 10, To: 20000, Precision: 0.02}
+	slo := []string{"p99<50ms", "errors<0.1%"}
+	confirmed := &stats.Latency{P99: 6300}
+	for _, tc := range []struct {
+		name string
+		r    stats.Result
+		want string
+	}{
+		{"server", stats.Result{Latency: confirmed, Capacity: &stats.Capacity{Rate: f(11400), Confirmed: true, PassRate: f(11400), FailRate: f(11600),
+			LimitedBy: stats.LimitServer, Thresholds: slo, Why: "p99 212.00ms >= 50ms", Search: search}},
+			"Capacity: 11,400 req/s within p99<50ms, errors<0.1% (confirmed over 30s: p99 6.30ms); 11,600 req/s failed: p99 212.00ms >= 50ms"},
+		{"range", stats.Result{Latency: confirmed, Capacity: &stats.Capacity{Rate: f(20000), Confirmed: true, PassRate: f(20000),
+			LimitedBy: stats.LimitRange, Thresholds: slo, Search: search}},
+			"Capacity: at least 20,000 req/s within p99<50ms, errors<0.1% (confirmed over 30s: p99 6.30ms); every rate tried up to 20,000 req/s passed"},
+		{"client", stats.Result{Capacity: &stats.Capacity{Rate: f(640), PassRate: f(640), LimitedBy: stats.LimitClient, Thresholds: slo,
+			Why: "at 1,280 req/s, every connection was busy (4 of 4 in use on average): raise -c", Search: search}},
+			"Capacity: at least 640 req/s within p99<50ms, errors<0.1% (not confirmed: the confirmation runs failed); the client was the limit above it: at 1,280 req/s, every connection was busy (4 of 4 in use on average): raise -c"},
+		{"none", stats.Result{Capacity: &stats.Capacity{FailRate: f(10), LimitedBy: stats.LimitServer, Thresholds: slo, Why: "p99 80.00ms >= 50ms", Search: search}},
+			"Capacity: no rate from 10 req/s met p99<50ms, errors<0.1%: p99 80.00ms >= 50ms"},
+		{"interrupted", stats.Result{Interrupted: true, Capacity: &stats.Capacity{Rate: f(40), PassRate: f(40), LimitedBy: stats.LimitRange, Thresholds: slo, Search: search}},
+			"Capacity: interrupted: at least 40 req/s within p99<50ms, errors<0.1%, the highest rate that passed before"},
+		{"no search", stats.Result{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CapacityVerdict(tc.r); got != tc.want {
+				t.Errorf("CapacityVerdict =\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCapacityMarkdownSortsStepsByRate(t *testing.T) {
+	rate := 200.0
+	step := func(target float64, verdict string) stats.Result {
+		return stats.Result{TargetRate: target, AchievedRate: target, Latency: &stats.Latency{P50: 100, P90: 200, P99: 300, P999: 400},
+			StepResult: &stats.StepResult{Verdict: verdict}, Server: []stats.ServerUsage{{CPUUsPerRequest: 12, RSSBytes: stats.RSS{Peak: 1 << 20}}}}
+	}
+	r := stats.Result{Config: stats.Config{Method: "GET", URL: "http://h/", Command: "pummel capacity --threshold 'p99<1ms' http://h/"},
+		Server:   []stats.ServerUsage{{}},
+		Capacity: &stats.Capacity{Rate: &rate, PassRate: &rate, LimitedBy: stats.LimitRange, Thresholds: []string{"p99<1ms"}, Search: stats.Search{From: 10, To: 200}},
+		Steps:    []stats.Result{{Latency: &stats.Latency{}, StepResult: &stats.StepResult{Verdict: stats.VerdictProbe}}, step(100, "pass"), step(200, "pass"), step(150, "pass")}}
+	var b bytes.Buffer
+	if err := WriteCapacityMarkdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if !strings.HasPrefix(md, "## Capacity of GET http://h/\n") {
+		t.Errorf("markdown does not open with its heading:\n%s", md)
+	}
+	i100, i150, i200 := strings.Index(md, "\n| 100 |"), strings.Index(md, "\n| 150 |"), strings.Index(md, "\n| 200 |")
+	if i100 < 0 || !(i100 < i150 && i150 < i200) || strings.Contains(md, "probe") {
+		t.Errorf("steps not by rate, or the probe in the table:\n%s", md)
+	}
+	if !strings.Contains(md, "| 12.00us | 1.00MiB | pass |") || !strings.Contains(md, "pummel capacity --threshold") {
+		t.Errorf("markdown lacks the server's figures or the command:\n%s", md)
+	}
+}
