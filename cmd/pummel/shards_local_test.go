@@ -73,8 +73,12 @@ func runParts(ctx context.Context, t *testing.T, bin string, n int, load []strin
 	cmds := make([]*exec.Cmd, n)
 	outs := make([]bytes.Buffer, n)
 	errs := make([]bytes.Buffer, n)
+	// One absolute time for every part, as machines use: a relative +2s
+	// would count from each process's own start, and measure how far
+	// apart the test launched them rather than pummel's skew.
+	startAt := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
 	for i := range cmds {
-		args := append([]string{"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", "+2s", "--format", "json", "-q"}, load...)
+		args := append([]string{"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", startAt, "--format", "json", "-q"}, load...)
 		cmds[i] = exec.CommandContext(ctx, bin, args...)
 		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &errs[i]
 		if err := cmds[i].Start(); err != nil {
