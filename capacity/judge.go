@@ -19,19 +19,10 @@ type Judgement struct {
 	Why string
 }
 
-// Limits on the client, above which a step that missed is the client's.
-const (
-	// busyConnections is the share of the connections in use on average
-	// (Little's law: the achieved rate × the mean time a request holds its
-	// connection) from which every connection counts as busy.
-	busyConnections = 0.9
-	// serverSlowdown is how much slower than at the lowest rates the
-	// server must answer (its median, from the actual send) for a step
-	// whose connections were all busy to be the server's limit: a server
-	// that queues work answers later, a client short of connections
-	// queues the work itself.
-	serverSlowdown = 2.0
-)
+// busyConnections is the share of the connections in use on average
+// (Little's law: the achieved rate × the mean time a request holds its
+// connection) from which every connection counts as busy.
+const busyConnections = 0.9
 
 // Judge decides a step's verdict from its result res, the SLO, the
 // connections it had and the server's median response time (µs, from the
@@ -41,11 +32,13 @@ const (
 // within 1% of the target. One that fell short of the rate is
 // client-limited when the client could not carry it: its CPU reached
 // stats.SaturatedPercent of the CPUs it may use, or every connection was
-// busy while the server answered no slower than before (its connections,
-// not the server, held the work back: raise -c). Otherwise the step
-// failed, and the server is the limit. Sends that merely left late do not
-// make a step client-limited: their lateness is in the latency the
-// thresholds judge.
+// busy although the server answered as fast as at its best (so the rate
+// needs more connections than -c even from a server that does not slow
+// down: raise -c). Connections that are all busy because the server
+// slowed down are the server's limit: more of them would only queue more
+// work in it. Otherwise the step failed, and the server is the limit.
+// Sends that merely left late do not make a step client-limited: their
+// lateness is in the latency the thresholds judge.
 func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 float64) Judgement {
 	checks := threshold.Check(slo, res)
 	failed := stats.FailedThresholds(checks)
@@ -61,7 +54,9 @@ func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 floa
 }
 
 // clientLimit says what limited the client in res, or "" if nothing did.
-func clientLimit(res stats.Result, connections int, baseP50 float64) string {
+// best is the server's median time at its best (µs): at the lowest rate
+// that passed, or else this step's fastest response.
+func clientLimit(res stats.Result, connections int, best float64) string {
 	if res.Client.CPUPercent >= stats.SaturatedPercent {
 		return fmt.Sprintf("pummel used %.0f%% of its %d CPU(s): give it more (-t, taskset) or more machines (--shard)", res.Client.CPUPercent, res.Client.CPUs)
 	}
@@ -69,10 +64,16 @@ func clientLimit(res stats.Result, connections int, baseP50 float64) string {
 	if own == nil || connections <= 0 {
 		return ""
 	}
-	inUse := res.AchievedRate * own.Mean / 1e6
-	slower := baseP50 > 0 && own.P50 > serverSlowdown*baseP50
-	if inUse >= busyConnections*float64(connections) && !slower {
-		return fmt.Sprintf("every connection was busy (%.0f of %d in use on average): raise -c", inUse, connections)
+	busy := busyConnections * float64(connections)
+	if res.AchievedRate*own.Mean/1e6 < busy {
+		return "" // connections were free: the client kept up
+	}
+	if best <= 0 {
+		best = own.Min
+	}
+	if needed := res.TargetRate * best / 1e6; needed >= busy {
+		return fmt.Sprintf("every connection was busy: %s req/s need about %.0f connections even at the server's best (%s a request), -c is %d: raise -c",
+			render.FormatRateWhole(res.TargetRate), needed/busyConnections, render.FormatTime(best), connections)
 	}
 	return ""
 }

@@ -13,7 +13,7 @@ func step(achieved, p99, ownP50, ownMean, cpuPct float64) stats.Result {
 	return stats.Result{
 		Requests: 10000, TargetRate: 1000, AchievedRate: achieved,
 		Latency:            &stats.Latency{P50: ownP50, P99: p99, Max: p99, Mean: ownMean},
-		LatencyUncorrected: &stats.Latency{P50: ownP50, P99: ownP50 * 2, Max: ownP50 * 2, Mean: ownMean},
+		LatencyUncorrected: &stats.Latency{Min: ownP50 * 0.9, P50: ownP50, P99: ownP50 * 2, Max: ownP50 * 2, Mean: ownMean},
 		Client:             stats.ClientUsage{CPUs: 2, CPUPercent: cpuPct},
 	}
 }
@@ -32,14 +32,17 @@ func TestJudge(t *testing.T) {
 		{"p99 over the SLO", step(1000, 212e3, 1e3, 1e3, 20), 64, 1e3, Fail, "p99 212.00ms >= 50ms"},
 		{"rate short, server slow", step(900, 20e3, 40e3, 40e3, 20), 64, 1e3, Fail, "achieved 900 of 1,000 req/s"},
 		{"client CPU saturated", step(900, 80e3, 1e3, 1e3, 95), 64, 1e3, ClientLimited, "95% of its 2 CPU(s)"},
-		// 4 connections × 1,000/s × 4 ms: all busy, the server as fast as before.
-		{"connections busy", step(950, 80e3, 4e3, 4e3, 20), 4, 3e3, ClientLimited, "raise -c"},
-		// The same, but the server answers 4× slower than at low rates: it queues.
+		// 4 connections × 1,000/s × 4 ms: all busy, the server as fast as at its best.
+		{"connections busy", step(950, 80e3, 4e3, 4e3, 20), 4, 4e3, ClientLimited, "raise -c"},
+		// All busy, but at its best (3 ms) the server would leave a connection free: it slowed, it queues.
 		{"connections busy, server queueing", step(950, 80e3, 12e3, 4e3, 20), 4, 3e3, Fail, "p99"},
+		// A server slowed from 1.3 ms to 2.4 ms fills 64 connections at 26,500/s: its limit, not -c's.
+		{"connections busy, server saturated", withTarget(step(26500, 900e3, 2.4e3, 2.4e3, 40), 32000), 64, 1.3e3, Fail, "achieved"},
 		// Saturated, but the rate was kept: the late sends are in the latency.
 		{"client CPU saturated, rate kept", step(995, 80e3, 1e3, 1e3, 95), 64, 1e3, Fail, "p99"},
 		// Connections busy at the first step: no rate to compare the server's time with.
 		{"connections busy, no base", step(950, 80e3, 4e3, 4e3, 20), 4, 0, ClientLimited, "raise -c"},
+		{"connections free", step(950, 80e3, 1e3, 1e3, 20), 4, 1e3, Fail, "achieved"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j := Judge(tc.res, slo, tc.connections, tc.baseP50)
@@ -48,6 +51,11 @@ func TestJudge(t *testing.T) {
 			}
 		})
 	}
+}
+
+func withTarget(r stats.Result, target float64) stats.Result {
+	r.TargetRate = target
+	return r
 }
 
 func mustParse(t *testing.T, s string) threshold.Expr {
