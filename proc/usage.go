@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"context"
 	"math"
 	"slices"
 	"time"
@@ -115,16 +114,4 @@ func PerRequest(u stats.ServerUsage, requests int64) stats.ServerUsage {
 		u.CPUUsPerRequest = u.CPUSeconds * 1e6 / float64(requests)
 	}
 	return u
-}
-
-// sleep waits for d or until ctx ends, returning ctx's error then.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shirou/gopsutil/v4/process"
 
+	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -192,7 +193,7 @@ func (w *Watcher) Idle(ctx context.Context, n int, gap time.Duration) (int64, er
 	var lastErr error
 	for i := range n {
 		if i > 0 {
-			if err := sleep(ctx, gap); err != nil {
+			if err := wait.For(ctx, gap); err != nil {
 				return 0, fmt.Errorf("sampling the idle RSS of pid %d: %w", w.pid, err)
 			}
 		}

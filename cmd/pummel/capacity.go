@@ -12,6 +12,7 @@ import (
 	"github.com/pummel-dev/pummel/capacity"
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/environment"
+	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
@@ -195,14 +196,7 @@ func (r *capacityRun) measure(ctx context.Context, l capacity.Load) (stats.Resul
 // rest gives the server --step-warmup to recover between steps, so that
 // a failed step's backlog does not spill into the next.
 func (r *capacityRun) rest(ctx context.Context) error {
-	t := time.NewTimer(seconds(r.search.StepWarmupS))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return wait.For(ctx, seconds(r.search.StepWarmupS))
 }
 
 // done prints a step's line as it ends: on stdout in text, where the

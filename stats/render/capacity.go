@@ -163,14 +163,7 @@ func WriteCapacityMarkdown(w io.Writer, r stats.Result) error {
 	for _, w := range r.Warnings {
 		ew.Printf("\n> %s\n", OneLine(w))
 	}
-	writeCommand(ew, r.Config)
-	if env := EnvironmentLine(r.Environment); env != "" {
-		ew.Printf("\n**Environment:** %s\n", env)
-	}
-	if ew.Err() != nil {
-		return fmt.Errorf("writing markdown result: %w", ew.Err())
-	}
-	return nil
+	return finishMarkdown(ew, r)
 }
 
 // capacityRows are the steps measured at a rate, by rate (the probe

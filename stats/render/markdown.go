@@ -29,6 +29,12 @@ func WriteMarkdown(w io.Writer, r stats.Result) error {
 		ew.Printf("\n**Errors**\n\n")
 		ew.Table([]string{"Class", "Count", "Causes"}, []string{"---", "---:", "---"}, rows)
 	}
+	return finishMarkdown(ew, r)
+}
+
+// finishMarkdown writes what ends every markdown result, the command and
+// the environment, and reports the first failed write.
+func finishMarkdown(ew *Printer, r stats.Result) error {
 	writeCommand(ew, r.Config)
 	if env := EnvironmentLine(r.Environment); env != "" {
 		ew.Printf("\n**Environment:** %s\n", env)
