@@ -59,7 +59,7 @@ func capacityCommand(l *loader) *cli.Command {
 			"--threshold holds and the client kept the rate; a step pummel itself could not carry is client-limited, never " +
 			"the server's limit. Exit codes: 0 found and confirmed (or every rate up to --to passed); 1 the search could " +
 			"not be carried out; 2 bad usage; 3 no rate met the SLO, or the confirmation failed; 130 interrupted.",
-		Flags:        append(loadFlags(l.opts), searchFlags(&s)...),
+		Flags:        append(capacityLoadFlags(l.opts), searchFlags(&s)...),
 		Action:       func(c *cli.Context) error { return l.capacity(c, &s) },
 		OnUsageError: onUsageError,
 	}
@@ -80,6 +80,33 @@ var notWithCapacity = []struct{ name, flag, instead string }{
 	{"runs", "--runs", "one server is watched across the whole search"},
 	{"hdr-log", "--hdr-log", "write -o capacity.json: every step keeps its histograms"},
 	{"dry-run", "--dry-run", "run pummel with the same flags and -R instead"},
+	{"latency", "--latency", "every step prints p50, p99 and p99.9; -o capacity.json keeps its whole distribution"},
+}
+
+// capacityLoadFlags are the load's flags, those in notWithCapacity
+// hidden from help: they are still parsed, so that using one says why it
+// is refused rather than that it is unknown.
+func capacityLoadFlags(o *options) []cli.Flag {
+	refused := map[string]bool{}
+	for _, f := range notWithCapacity {
+		refused[f.name] = true
+	}
+	flags := loadFlags(o)
+	for _, f := range flags {
+		if t, ok := f.(*cli.StringSliceFlag); ok && t.Name == "threshold" {
+			t.Usage = "the SLO every step must meet: `EXPR` such as p99<50ms, errors<0.1%, status_5xx==0, server_rss_peak<200MiB (repeatable, at least one)"
+		}
+		if !refused[f.Names()[0]] {
+			continue
+		}
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			f.Hidden = true
+		case *cli.BoolFlag:
+			f.Hidden = true
+		}
+	}
+	return flags
 }
 
 // capacity is the action of `pummel capacity`.

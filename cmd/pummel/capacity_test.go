@@ -140,3 +140,17 @@ func TestCapacityRangeAndNone(t *testing.T) {
 		t.Errorf("none: exit %d, capacity %+v, %d steps; stdout:\n%s", code, c, len(res.Steps), stdout)
 	}
 }
+
+// TestCapacityHelpShowsWhatItTakes: the help of capacity lists its search
+// flags and none of the load flags it refuses.
+func TestCapacityHelpShowsWhatItTakes(t *testing.T) {
+	code, stdout, _ := pummel(t.Context(), "capacity", "--help")
+	if code != 0 || !strings.Contains(stdout, "--step-warmup D") || !strings.Contains(stdout, "the SLO every step must meet") {
+		t.Fatalf("exit %d, help:\n%s", code, stdout)
+	}
+	for _, f := range notWithCapacity {
+		if strings.Contains(stdout, "--"+f.name+" ") || strings.Contains(stdout, "--"+f.name+"\n") {
+			t.Errorf("help lists --%s, which capacity refuses", f.name)
+		}
+	}
+}

@@ -102,11 +102,14 @@ func commandUsage(cmd *cli.Command) string {
 	return strings.TrimSpace(fmt.Sprintf("pummel %s [flags] %s", name, cmd.ArgsUsage))
 }
 
-// writeFlags writes one entry per flag: its names and placeholder, then
-// its usage and default.
+// writeFlags writes one entry per visible flag: its names and
+// placeholder, then its usage and default.
 func writeFlags(b *strings.Builder, flags []cli.Flag) {
 	var names, usages []string
 	for _, f := range flags {
+		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
+			continue // a flag a command parses only to refuse it
+		}
 		placeholder, usage := unquoteUsage(flagUsage(f))
 		if def := flagDefault(f); def != "" {
 			usage += " (default " + def + ")"
