@@ -85,9 +85,15 @@ func capacitySearch(t *testing.T, args ...string) (int, string, stats.Result) {
 // (rate/500 − 1) × 2.5 s, 25 ms at 1% over, past the SLO's 20 ms; below
 // it they wait 2 ms, which leaves room for a busy machine's noise.
 func TestCapacityFindsAKnownCapacity(t *testing.T) {
+	if raceDetector {
+		// A millisecond's hiccup of a step's p99 decides it: under -race,
+		// beside other packages' tests, the noise is the detector's.
+		// .ci/run runs this test again without -race.
+		t.Skip("judges latency to the millisecond: run without -race")
+	}
 	const capacity = 500.0
 	u := fixture.Queue(t, time.Second/capacity)
-	code, stdout, res := capacitySearch(t, "-c", "32", "-t", "1", "--step", "2s", "--confirm", "2s", "--threshold", "p99<20ms", "--threshold", "errors<0.1%", u)
+	code, stdout, res := capacitySearch(t, "-c", "32", "-t", "1", "--from", "50", "--step", "2s", "--confirm", "2s", "--threshold", "p99<20ms", "--threshold", "errors<0.1%", u)
 	c := res.Capacity
 	if code != exitOK || c.Rate == nil || !c.Confirmed || c.LimitedBy != stats.LimitServer {
 		t.Fatalf("exit %d, capacity %+v; stdout:\n%s", code, c, stdout)
