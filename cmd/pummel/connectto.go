@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -127,4 +128,21 @@ func noteUnmatched(w io.Writer, c engine.Config) {
 func isIP(s string) bool {
 	_, err := netip.ParseAddr(s)
 	return err == nil
+}
+
+// readyAddress is where --connect-to and --resolve send the readiness
+// probes of readyURL, or "" for where it says.
+func (o *options) readyAddress(readyURL string) (string, error) {
+	u, err := url.Parse(readyURL)
+	if err != nil {
+		return "", nil // Launch names the bad --ready-url
+	}
+	c := engine.Config{URL: u}
+	if err := o.connectTo(&c); err != nil {
+		return "", err
+	}
+	if address, redirected := c.Address(); redirected {
+		return address, nil
+	}
+	return "", nil
 }

@@ -135,3 +135,17 @@ func TestUnmatchedRulesAreNotedOnce(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 0 and no note", code, stderr)
 	}
 }
+
+// TestExecReadinessFollowsConnectTo starts a server on 127.0.0.1:PORT for
+// a URL naming example.test: the readiness probes must go where the load
+// goes.
+func TestExecReadinessFollowsConnectTo(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // where --exec puts the server's log
+	bin := pummelBinary(t)
+	addr := fixture.FreeAddr(t)
+	code, _, stderr := pummel(t.Context(), "--connect-to", "example.test:8999:"+addr, "--exec", bin+" serve --addr "+addr,
+		"--ready-timeout", "10s", "--settle", "0", "-c", "1", "-n", "5", "-q", "http://example.test:8999/")
+	if code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
