@@ -16,7 +16,8 @@ type dialer struct {
 }
 
 func newDialer(c *Config) *dialer {
-	d := &dialer{network: "tcp", address: hostPort(c), dial: c.Dial, timeout: c.Timeout}
+	address, _ := c.Address()
+	d := &dialer{network: "tcp", address: address, dial: c.Dial, timeout: c.Timeout}
 	if c.UnixSocket != "" {
 		d.network, d.address = "unix", c.UnixSocket
 	}

@@ -96,6 +96,10 @@ type Config struct {
 
 	// UnixSocket, if set, is dialed instead of the URL's host and port.
 	UnixSocket string
+	// ConnectTo, if set, redirects the TCP connections (see
+	// Config.Address); a rule that does not match the URL is not used.
+	// It cannot be combined with UnixSocket.
+	ConnectTo []ConnectTo
 	// TLS configures https targets; nil means the system roots.
 	TLS *tls.Config
 	// Dial opens connections; nil means a net.Dialer. Tests inject

@@ -31,6 +31,8 @@ func (c *Config) Validate() error {
 		return invalid("URL", "scheme %q is not supported (use http or https)", c.URL.Scheme)
 	case c.Connections < 1:
 		return invalid("connections", "%d, need at least 1", c.Connections)
+	case len(c.ConnectTo) > 0 && c.UnixSocket != "":
+		return invalid("connect-to", "cannot be combined with a Unix socket")
 	}
 	if err := c.Shard.validate(c.Connections, c.Requests); err != nil {
 		return err

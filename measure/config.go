@@ -26,6 +26,13 @@ func ConfigOf(c engine.Config) stats.Config {
 		WarmupRequests: c.WarmupRequests,
 		Engine:         c.Transport(),
 	}
+	for _, r := range c.ConnectTo {
+		if r.Resolve {
+			rc.Resolve = append(rc.Resolve, r.String())
+		} else {
+			rc.ConnectTo = append(rc.ConnectTo, r.String())
+		}
+	}
 	c.RecordRequest(&rc)
 	return rc
 }

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,5 +21,18 @@ func TestConfigOf(t *testing.T) {
 	c.Method, c.NoKeepAlive = "head", true
 	if rc := ConfigOf(c); rc.Method != "HEAD" || rc.KeepAlive {
 		t.Errorf("method %q, keep-alive %v: want HEAD, false", rc.Method, rc.KeepAlive)
+	}
+}
+
+func TestConfigOfRecordsConnectToAndResolveApart(t *testing.T) {
+	u, _ := url.Parse("http://h/")
+	c := engine.Config{URL: u, ConnectTo: []engine.ConnectTo{
+		{Host: "h", Port: "80", ToHost: "127.0.0.1", ToPort: "8081"},
+		{Host: "h", Port: "80", ToHost: "::1", Resolve: true},
+		{ToPort: "9"},
+	}}
+	rc := ConfigOf(c)
+	if !slices.Equal(rc.ConnectTo, []string{"h:80:127.0.0.1:8081", ":::9"}) || !slices.Equal(rc.Resolve, []string{"h:80:[::1]"}) {
+		t.Errorf("connect_to %q, resolve %q", rc.ConnectTo, rc.Resolve)
 	}
 }

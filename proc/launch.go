@@ -43,6 +43,10 @@ type Spec struct {
 	// not followed) about every ReadyPollInterval until a response whose
 	// status ReadyStatus accepts.
 	ReadyURL string
+	// ReadyAddress, if set, is the host:port the probes connect to
+	// instead of ReadyURL's (pummel's --connect-to); the Host header and
+	// TLS name stay ReadyURL's.
+	ReadyAddress string
 	// ReadyStatus accepts a readiness status; nil means DefaultReadyStatus.
 	ReadyStatus func(status int) bool
 	// ReadyTimeout bounds the wait from spawn to ready.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
@@ -18,7 +19,7 @@ const probeTimeout = time.Second
 // awaitReady waits for the first good readiness response, then for the
 // settle time; it sets p.startup.
 func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
-	client := readyClient()
+	client := readyClient(s.ReadyAddress)
 	defer client.CloseIdleConnections()
 	deadline := spawned.Add(s.ReadyTimeout)
 	expired := time.NewTimer(time.Until(deadline))
@@ -50,10 +51,18 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 }
 
 // readyClient returns an HTTP client for readiness probes: a fresh
-// connection per probe, no proxy, redirects returned rather than followed.
-func readyClient() *http.Client {
+// connection per probe, to address unless it is "", no proxy, redirects
+// returned rather than followed.
+func readyClient(address string) *http.Client {
+	transport := &http.Transport{DisableKeepAlives: true, Proxy: nil}
+	if address != "" {
+		var d net.Dialer
+		transport.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, address)
+		}
+	}
 	return &http.Client{
-		Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil},
+		Transport: transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},

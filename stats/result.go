@@ -274,6 +274,10 @@ type Config struct {
 	WarmupS float64 `json:"warmup_s,omitempty"`
 	// WarmupRequests is the warm-up request count excluded from every figure.
 	WarmupRequests int64 `json:"warmup_requests,omitempty"`
+	// ConnectTo and Resolve are the --connect-to rules (HOST:PORT:ADDR:PORT)
+	// and --resolve rules (HOST:PORT:ADDR) given, in order.
+	ConnectTo []string `json:"connect_to,omitempty"`
+	Resolve   []string `json:"resolve,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
 	// Engine is the transport that ran the load: "loop" (the event loop)

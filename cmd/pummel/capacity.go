@@ -123,6 +123,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err != nil {
 		return err
 	}
+	noteUnmatched(l.stderr, cfg)
 	settings, search, err := so.settings()
 	if err != nil {
 		return err

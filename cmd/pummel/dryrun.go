@@ -11,9 +11,10 @@ import (
 )
 
 // dryRun prints what the checked command line would run, and sends
-// nothing: the header, this process's part of a sharded load and the
-// planned start. A manifest's command line can so be checked where it is
-// written (deploy/kubernetes's test does).
+// nothing: the header, this process's part of a sharded load, where
+// --connect-to and --resolve send the connections, and the planned
+// start. A manifest's command line can so be checked where it is written
+// (deploy/kubernetes's test does).
 func (l *loader) dryRun(cfg engine.Config) error {
 	var b strings.Builder
 	if err := render.WriteHeader(&b, l.rec.recordedConfig(cfg)); err != nil {
@@ -21,6 +22,9 @@ func (l *loader) dryRun(cfg engine.Config) error {
 	}
 	if s := cfg.Shard; s.Count > 1 {
 		fmt.Fprintf(&b, "Shard %d/%d: %s\n", s.Index, s.Count, strings.Join(partOf(cfg), ", "))
+	}
+	if address, redirected := cfg.Address(); redirected {
+		fmt.Fprintf(&b, "Connect to %s (--connect-to, --resolve)\n", address)
 	}
 	if !cfg.StartAt.IsZero() {
 		fmt.Fprintf(&b, "Start at %s\n", cfg.StartAt.UTC().Format(time.RFC3339Nano))

@@ -22,6 +22,8 @@ func TestDryRunChecksAndSendsNothing(t *testing.T) {
 		// -R takes a count's suffixes, as rps>=3K does: K for k as well
 		{"rates with suffixes", []string{"--shard", "1/3", "-c", "10", "-R", "3K,6k", "-d", "30s"}, exitOK,
 			[]string{"Shard 1/3: 3 of the 10 connections, 1000 of the 3000 req/s, 2000 of the 6000 req/s\n"}},
+		{"a connection sent elsewhere", []string{"-n", "1", "--connect-to", "::127.0.0.2:9"}, exitOK,
+			[]string{"Connect to 127.0.0.2:9 (--connect-to, --resolve)\n"}},
 		{"a bad flag", []string{"--shard", "3/3"}, exitUsage, nil},
 	}
 	for _, tt := range tests {

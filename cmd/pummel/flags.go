@@ -48,6 +48,8 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "expect-status", Destination: &o.expectStatus, Usage: "acceptable `STATUSES` (200, 200,204, 2xx); others count as validation errors"},
 		&cli.StringFlag{Name: "expect-body", Destination: &o.expectBody, Usage: "`TEXT` every response body must contain"},
 		&cli.StringFlag{Name: "unix", Destination: &o.unix, Usage: "connect to the Unix socket `PATH` instead of the URL's host"},
+		&cli.StringSliceFlag{Name: "connect-to", Destination: &o.connectTos, Usage: "connect to `HOST:PORT:ADDR:PORT`'s ADDR:PORT for a URL of HOST:PORT, as curl does: the Host header and TLS name stay the URL's (repeatable)"},
+		&cli.StringSliceFlag{Name: "resolve", Destination: &o.resolves, Usage: "connect to IP address ADDR for a URL of HOST:PORT (`HOST:PORT:ADDR`), as curl does (repeatable)"},
 		&cli.BoolFlag{Name: "insecure", Destination: &o.insecure, Usage: "do not verify the server's TLS certificate"},
 		&cli.StringFlag{Name: "cacert", Destination: &o.cacert, Usage: "trust the CA certificates in PEM `FILE`"},
 		&cli.StringFlag{Name: "cert", Destination: &o.cert, Usage: "client certificate PEM `FILE`"},
@@ -97,7 +99,7 @@ func demoFlags(o *options) []cli.Flag {
 var notForDemo = map[string]bool{
 	"pid": true, "pid-tree": true, "sample-interval": true, "exec": true, "exec-shell": true, "ready-url": true,
 	"ready-status": true, "ready-timeout": true, "settle": true, "server-log": true, "runs": true,
-	"unix": true, "insecure": true, "cacert": true, "cert": true, "key": true,
+	"unix": true, "connect-to": true, "resolve": true, "insecure": true, "cacert": true, "cert": true, "key": true,
 }
 
 // specOf lists which flag names take values, for normalizeArgs.

@@ -89,6 +89,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	noteUnmatched(l.stderr, cfg)
 	if err := l.opts.outputFormat(); err != nil {
 		return err
 	}

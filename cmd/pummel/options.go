@@ -34,6 +34,8 @@ type options struct {
 	unix, cacert, cert, key string
 	insecure                bool
 
+	connectTos, resolves cli.StringSlice // --connect-to, --resolve
+
 	script                string
 	pids                  cli.StringSlice
 	pidTree, execShell    bool
@@ -84,6 +86,9 @@ func (o *options) config() (engine.Config, error) {
 		return c, err
 	}
 	c.UnixSocket = o.unix
+	if err = o.connectTo(&c); err != nil {
+		return c, err
+	}
 	if err := c.Validate(); err != nil {
 		return c, flagError(err)
 	}
@@ -97,6 +102,7 @@ var settingFlags = map[string]string{
 	"requests": "-n/--requests", "timeout": "--timeout", "pipeline": "--pipeline", "warmup": "--warmup",
 	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
 	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
+	"connect-to": "--connect-to/--resolve",
 }
 
 // flagError turns a setting engine.Config.Validate refused into a usage

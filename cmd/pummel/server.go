@@ -65,6 +65,9 @@ func (o *options) execSpec() (*proc.Spec, error) {
 		s.ReadyURL = o.target
 	}
 	var err error
+	if s.ReadyAddress, err = o.readyAddress(s.ReadyURL); err != nil {
+		return nil, err
+	}
 	if s.ReadyTimeout, err = parseDuration(o.readyTimeout); err != nil || s.ReadyTimeout == 0 {
 		return nil, badFlag("--ready-timeout", orNeed(err, "a positive duration"))
 	}
