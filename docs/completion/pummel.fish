@@ -195,7 +195,7 @@ complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l format -r -d 
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l progress -r -d '`auto`: a live line on stderr when it is a terminal; always: else a line every 10s too (CI logs); never'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l quiet -s q -d 'no progress on stderr: --progress never'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l dry-run -d 'check the command line (flags, script, outputs), print what would run, and send nothing'
-complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l show-secrets -d 'do not redact secret headers and URL passwords in outputs'
+complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l show-secrets -d 'do not redact secret headers and URL credentials (user and password) in outputs'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l step -r -d 'measure each step for `D` (at least 1s)'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l step-warmup -r -d 'load at the step\'s rate for `D` before measuring it; the server also rests that long between steps'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l from -r -d 'the lowest rate `R` tried, in requests/s'
