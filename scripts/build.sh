@@ -7,6 +7,9 @@
 #   DATE     the build date, RFC 3339 UTC; default: now, or SOURCE_DATE_EPOCH when set
 # GOOS and GOARCH cross-compile as go build does (GOOS=darwin GOARCH=arm64).
 # SYMBOLS=1 keeps the symbol table, for profiles that name functions.
+# Tag urfave_cli_no_docs leaves out urfave/cli's man-page writer and the
+# Markdown parser under it (whose init every start would pay): `pummel man`
+# prints the page embedded from docs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-bin/pummel}
@@ -18,7 +21,7 @@ fi
 date=${DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
 strip="-s -w "
 [ "${SYMBOLS:-}" = 1 ] && strip=""
-CGO_ENABLED=0 go build -trimpath \
+CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs \
   -ldflags "$strip-X main.version=$version -X main.commit=$commit -X main.date=$date" \
   -o "$out" ./cmd/pummel
 echo "built $out ($version)"

@@ -104,9 +104,10 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 			compareCommand(stdout),
 			suiteCommand(stdout, stderr),
 			versionCommand(stdout),
+			completionCommand(stdout),
+			manCommand(stdout),
 		},
 	}
-	app.Commands = append(app.Commands, completionCommand(app, stdout), manCommand(app, stdout))
 	addHelp(app, stdout)
 	return app
 }

@@ -1,16 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/pummel-dev/pummel/internal/golden"
 )
 
 // TestHelpFitsHundredColumns: every help, pummel's and each command's,
@@ -100,43 +100,78 @@ func TestVersion(t *testing.T) {
 // TestVersionOfABuild: scripts/build.sh stamps the version, commit and
 // date that `pummel version` prints.
 func TestVersionOfABuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds pummel")
-	}
-	bin := filepath.Join(t.TempDir(), "pummel")
-	build := exec.Command("../../scripts/build.sh", bin)
-	build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/build.sh: %v\n%s", err, out)
-	}
-	out, err := exec.Command(bin, "version").Output()
+	out, err := exec.Command(scriptBuild(t), "version").Output()
 	want := "pummel v9.8.7\n  commit  0123456789abcdef\n  built   2026-01-02T03:04:05Z\n"
 	if err != nil || !strings.HasPrefix(string(out), want) {
 		t.Errorf("pummel version: %v\n%s\nwant it to start with\n%s", err, out, want)
 	}
 }
 
-// TestGeneratedFilesAreCurrent: the man page and the completion scripts
-// kept in docs/ are what pummel makes from its command definitions; after
-// changing a flag, `go test ./cmd/pummel -run TestGeneratedFilesAreCurrent
-// -update` rewrites them.
-func TestGeneratedFilesAreCurrent(t *testing.T) {
-	for file, args := range map[string][]string{
-		"../../docs/pummel.1":               {"man"},
-		"../../docs/completion/pummel.bash": {"completion", "bash"},
-		"../../docs/completion/pummel.zsh":  {"completion", "zsh"},
-		"../../docs/completion/pummel.fish": {"completion", "fish"},
-	} {
-		code, stdout, stderr := pummel(t.Context(), args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+// TestABuildStartsWithoutTheManWriter: a binary from scripts/build.sh
+// does not initialise urfave/cli's man-page writer (go-md2man and the
+// blackfriday Markdown parser, 200 KB allocated at every start): `pummel
+// man` prints the embedded page. The runtime's init trace is the witness.
+func TestABuildStartsWithoutTheManWriter(t *testing.T) {
+	cmd := exec.Command(scriptBuild(t), "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "init github.com/urfave/cli/v2 ") {
+		t.Fatalf("GODEBUG=inittrace=1 pummel version: %v, no init trace of urfave/cli:\n%s", err, out)
+	}
+	if strings.Contains(string(out), "init github.com/russross/blackfriday") {
+		t.Error("a binary's start initialises blackfriday, the man-page writer's Markdown parser")
+	}
+}
+
+// scriptBuild builds pummel with scripts/build.sh, once for the tests
+// that need it, and returns the binary.
+func scriptBuild(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds pummel")
+	}
+	scriptBuildOnce.Do(func() {
+		scriptBin = filepath.Join(testDir, "pummel-script-build")
+		build := exec.Command("../../scripts/build.sh", scriptBin)
+		build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
+		if out, err := build.CombinedOutput(); err != nil {
+			scriptBuildErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, out)
 		}
-		golden.CheckFile(t, file, []byte(stdout))
+	})
+	if scriptBuildErr != nil {
+		t.Fatal(scriptBuildErr)
 	}
-	code, _, stderr := pummel(t.Context(), "completion", "tcsh")
-	if code != exitUsage || !strings.Contains(stderr, "bash, zsh or fish") {
-		t.Errorf("completion tcsh: exit %d, %q", code, stderr)
+	return scriptBin
+}
+
+var (
+	scriptBuildOnce sync.Once
+	scriptBin       string
+	scriptBuildErr  error
+)
+
+// TestManAndCompletionPrintTheDocs: `pummel man` and `pummel completion`
+// print the files kept in docs/ (embedded), byte for byte.
+func TestManAndCompletionPrintTheDocs(t *testing.T) {
+	for file, args := range generatedFiles {
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := pummel(t.Context(), args...)
+		if code != 0 || stdout != string(want) {
+			t.Errorf("%v: exit %d, stderr %q; stdout differs from %s", args, code, stderr, file)
+		}
 	}
+}
+
+// generatedFiles are the files made from the command definitions, with the
+// command line that prints each.
+var generatedFiles = map[string][]string{
+	"../../docs/pummel.1":               {"man"},
+	"../../docs/completion/pummel.bash": {"completion", "bash"},
+	"../../docs/completion/pummel.zsh":  {"completion", "zsh"},
+	"../../docs/completion/pummel.fish": {"completion", "fish"},
 }
 
 // TestBashCompletion runs the bash script as bash would on a tab.
@@ -169,31 +204,6 @@ COMP_WORDS=(`+tt.line+`); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pummel; echo "
 		out, err := cmd.Output()
 		if got := strings.TrimSpace(string(out)); err != nil || got != tt.want {
 			t.Errorf("%s<TAB>: %q (%v), want %q", tt.line, got, err, tt.want)
-		}
-	}
-}
-
-// Path flags are marked for completion when a script is made, not on
-// every invocation; the mark then reaches every command's flags.
-func TestOnlyCompletionMarksPathFlags(t *testing.T) {
-	app := newApp(&commandLine{}, io.Discard, io.Discard)
-	marked := func() (names []string) {
-		for _, f := range flagsFor(app, []string{"run"}) {
-			if takesFile(f) {
-				names = append(names, f.Names()[0])
-			}
-		}
-		return names
-	}
-	if got := marked(); len(got) > 0 {
-		t.Errorf("newApp marked %v as taking files; only a completion script needs that", got)
-	}
-	for _, shell := range shells {
-		if _, err := completionScript(app, shell); err != nil {
-			t.Fatalf("completion %s: %v", shell, err)
-		}
-		if got := marked(); !slices.Contains(got, "body-file") || slices.Contains(got, "connections") {
-			t.Errorf("after completion %s, run's path flags are %v; want body-file and not connections", shell, got)
 		}
 	}
 }

@@ -119,6 +119,7 @@ func (l *loader) load(c *cli.Context) error {
 	if l.opts.dryRun {
 		return l.dryRun(cfg)
 	}
+	raiseProcs(cfg.Threads)
 	// This process holds its part's connections, not the whole load's.
 	if err := raiseFileLimit(int(cfg.Shard.Share(int64(cfg.Connections)))); err != nil {
 		return exitError{exitFailed, err.Error()}
