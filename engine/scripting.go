@@ -135,7 +135,7 @@ func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 // then over, and the script made no error (see scriptRequest).
 func (c *conn) scriptFailed(t ticket, err error) {
 	if !errors.Is(err, script.ErrStopped) {
-		c.worker.addErrors(t.phase, record.Validation, err.Error(), t.count)
+		c.addFailed(t.phase, record.Validation, err.Error(), t.count, time.Now())
 	}
 }
 
