@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats/record"
@@ -148,11 +149,12 @@ const (
 // the connection must close after it: the server announced a close, or
 // every request opens its own connection.
 func (c *conn) respond(now time.Time) (closing bool) {
-	c.complete(now)
-	c.inflight--
-	if c.worker.script != nil {
-		c.scriptResponse(c.p.status)
+	scriptErr := ""
+	if c.worker.script != nil { // first, so that the response's log line shows its error
+		scriptErr = c.scriptResponse(c.p.status)
 	}
+	c.complete(now, scriptErr)
+	c.inflight--
 	return c.p.closeConn || c.load.cfg.NoKeepAlive
 }
 
@@ -221,8 +223,9 @@ func (c *conn) unsolicited() {
 }
 
 // complete records one response. Its latency runs from the batch's send,
-// or in open loop from the ticket's intended send time.
-func (c *conn) complete(now time.Time) {
+// or in open loop from the ticket's intended send time. scriptErr is the
+// error the script's response() made of it, counted already.
+func (c *conn) complete(now time.Time, scriptErr string) {
 	status := c.p.status
 	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.load.start), Status: status,
 		Rejected: c.load.rejects(status)}
@@ -246,7 +249,7 @@ func (c *conn) complete(now time.Time) {
 	}
 	var line requestlog.Record
 	if c.logging(c.t.phase) {
-		line = c.responseLine(&o, why)
+		line = c.responseLine(&o, cmp.Or(why, scriptErr))
 	}
 	c.takeBytes()
 	c.out.add(c.worker, o, line, now)

@@ -169,16 +169,20 @@ func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
 	}
 }
 
-// scriptResponse hands a response to the script's response().
-func (c *conn) scriptResponse(status int) {
+// scriptResponse hands a response to the script's response(), and
+// returns the error it counted, if any.
+func (c *conn) scriptResponse(status int) string {
 	s := c.worker.script
 	if !s.thread.WantsResponse() {
-		return
+		return ""
 	}
 	s.mu.Lock()
 	err := s.thread.Response(status, c.sc.headers, c.p.body)
 	s.mu.Unlock()
-	if err != nil && !errors.Is(err, script.ErrStopped) {
-		c.worker.addError(c.t.phase, record.Validation, err.Error())
+	if err == nil || errors.Is(err, script.ErrStopped) {
+		return ""
 	}
+	cause := err.Error()
+	c.worker.addError(c.t.phase, record.Validation, cause)
+	return cause
 }
