@@ -95,12 +95,15 @@ func (l *loader) load(c *cli.Context) error {
 	if l.progress, err = l.opts.progressMode(); err != nil {
 		return err
 	}
-	if err := checkOutputs(l.opts.files()); err != nil {
+	if err := checkOutputs(append(l.opts.files(), l.opts.logOutputs()...)); err != nil {
 		return err
 	}
 	plan, err := l.opts.watchPlan()
 	if err != nil {
 		return err
+	}
+	if l.opts.logRequests != "" && plan.runs > 1 {
+		return usageError{"--log-requests: not with --runs: the runs' requests would share one log"}
 	}
 	if err := checkStartRuns(cfg, plan.runs); err != nil {
 		return err
@@ -128,6 +131,7 @@ func (l *loader) load(c *cli.Context) error {
 	if progress != nil {
 		cfg.Progress = progress.show
 	}
+	requests := l.opts.startRequestLog(&cfg, l.rec.text)
 	var res stats.Result
 	if plan.exec != nil {
 		res, err = l.execRuns(c.Context, cfg, plan)
@@ -135,6 +139,7 @@ func (l *loader) load(c *cli.Context) error {
 		res, err = l.watchedLoad(c.Context, cfg, plan)
 	}
 	progress.clear()
+	logErr := requests.finish(&res)
 	if err != nil {
 		return err
 	}
@@ -151,7 +156,7 @@ func (l *loader) load(c *cli.Context) error {
 		}
 	}
 	res.Thresholds = threshold.Check(thresholds, res)
-	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
+	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res), logErr))
 }
 
 // loadError maps the engine's error to an exit code.
