@@ -88,9 +88,15 @@ func New(opts Options) *Log {
 }
 
 // Appender returns a new appender; create them before the load starts.
+// Its share of the buffers is made at once, so that the load does not
+// allocate them while the writer catches up.
 func (l *Log) Appender() *Appender {
 	if l.opts.Buffers == 0 && l.limit.Load() < maxBuffers {
 		l.limit.Add(buffersPerAppender)
+		l.made.Add(buffersPerAppender)
+		for range buffersPerAppender {
+			l.free <- make([]Record, 0, l.opts.Records)
+		}
 	}
 	return &Appender{log: l}
 }

@@ -24,7 +24,8 @@ func (l *Log) Drain(w io.Writer) error {
 		w = zw
 	}
 	_, err := io.WriteString(w, Header)
-	f := formatter{open: l.opts.Open, scrub: l.opts.Scrub, causes: make(map[string]string)}
+	f := formatter{open: l.opts.Open, scrub: l.opts.Scrub, causes: make(map[string]string),
+		out: make([]byte, 0, l.opts.Records*lineRoom)}
 	for b := range l.full {
 		if err == nil {
 			_, err = w.Write(f.chunk(b))
@@ -39,6 +40,10 @@ func (l *Log) Drain(w io.Writer) error {
 	}
 	return err
 }
+
+// lineRoom is the room a line usually takes: a chunk's buffer is made
+// that large at once, rather than grown while the load runs.
+const lineRoom = 96
 
 // formatter makes lines without allocating, but for a cause seen first.
 type formatter struct {
