@@ -1,12 +1,16 @@
 package engine
 
 import (
+	"errors"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/stats/requestlog"
 	"github.com/pummel-dev/pummel/target"
 )
 
@@ -52,37 +56,71 @@ func BenchmarkRequest(b *testing.B) {
 	}
 }
 
-// TestNoAllocationPerRequest gates the steady state of each transport:
-// between two progress reports well into a run, the process allocates far
-// less than once per request. (The sampler allocates a little every
-// second; the run's set-up and its end are outside the window.)
+// TestNoAllocationPerRequest gates the steady state of each transport,
+// also with the request log on: between two progress reports well into a
+// run, the process allocates far less than once per request. (The
+// sampler allocates a little every second; the run's set-up and its end
+// are outside the window.)
 func TestNoAllocationPerRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("counts allocations over a run")
 	}
 	for _, engine := range transports() {
-		t.Run(engine, func(t *testing.T) {
-			u := builtinTarget(t)
-			type sample struct{ requests, mallocs uint64 }
-			var samples []sample
-			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
-				Progress: func(p Progress) {
-					var m runtime.MemStats
-					runtime.ReadMemStats(&m)
-					samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
-				}}
-			if _, err := Run(t.Context(), cfg); err != nil {
-				t.Fatal(err)
+		for _, logged := range []bool{false, true} {
+			name := engine
+			if logged {
+				name += "/request log"
 			}
-			if len(samples) < 4 {
-				t.Fatalf("%d progress reports, want at least 4", len(samples))
-			}
-			first, last := samples[1], samples[len(samples)-2]
-			requests := last.requests - first.requests
-			perRequest := float64(last.mallocs-first.mallocs) / float64(requests)
-			if requests < 1000 || perRequest > 0.01 {
-				t.Errorf("%d allocations for %d requests, want none per request", last.mallocs-first.mallocs, requests)
-			}
-		})
+			t.Run(name, func(t *testing.T) { checkNoAllocation(t, engine, logged) })
+		}
 	}
+}
+
+func checkNoAllocation(t *testing.T, engine string, logged bool) {
+	u := builtinTarget(t)
+	type sample struct{ requests, mallocs uint64 }
+	var samples []sample
+	cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
+		Progress: func(p Progress) {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
+		}}
+	if logged {
+		cfg.RequestLog = fileLog(t)
+	}
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) < 4 {
+		t.Fatalf("%d progress reports, want at least 4", len(samples))
+	}
+	first, last := samples[1], samples[len(samples)-2]
+	requests := last.requests - first.requests
+	perRequest := float64(last.mallocs-first.mallocs) / float64(requests)
+	if requests < 1000 || perRequest > 0.01 {
+		t.Errorf("%d allocations for %d requests, want none per request", last.mallocs-first.mallocs, requests)
+	}
+	if logged && cfg.RequestLog.Dropped() > 0 {
+		t.Logf("%d log lines dropped", cfg.RequestLog.Dropped())
+	}
+}
+
+// fileLog starts a request log written into a file of the test's
+// directory, closed when the test ends.
+func fileLog(t *testing.T) *requestlog.Log {
+	f, err := os.Create(filepath.Join(t.TempDir(), "requests.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := requestlog.New(requestlog.Options{})
+	drained := make(chan error, 1)
+	go func() { drained <- l.Drain(f) }()
+	t.Cleanup(func() {
+		l.Close()
+		if err := errors.Join(<-drained, f.Close()); err != nil {
+			t.Error(err)
+		}
+	})
+	return l
 }

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats/record"
+	"github.com/pummel-dev/pummel/stats/requestlog"
 )
 
 // Backoff bounds for redialing after a failed dial, or after a connection
@@ -58,6 +60,9 @@ type conn struct {
 	// shrank is set once a response was smaller than one before it.
 	partial, smallest int
 	shrank            bool
+	// opened numbers the connection in the request log: each one opened
+	// takes the next number.
+	opened uint32
 }
 
 func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
@@ -83,6 +88,7 @@ func (c *conn) take(t ticket) bool {
 // attached starts a new connection: nothing served on it, nothing parsed.
 func (c *conn) attached() {
 	c.served, c.refused, c.partial = 0, false, 0
+	c.opened = c.load.opened.Add(1)
 	c.p.reset()
 }
 
@@ -143,11 +149,12 @@ const (
 // the connection must close after it: the server announced a close, or
 // every request opens its own connection.
 func (c *conn) respond(now time.Time) (closing bool) {
-	c.complete(now)
-	c.inflight--
-	if c.worker.script != nil {
-		c.scriptResponse(c.p.status)
+	scriptErr := ""
+	if c.worker.script != nil { // first, so that the response's log line shows its error
+		scriptErr = c.scriptResponse(c.p.status)
 	}
+	c.complete(now, scriptErr)
+	c.inflight--
 	return c.p.closeConn || c.load.cfg.NoKeepAlive
 }
 
@@ -216,8 +223,9 @@ func (c *conn) unsolicited() {
 }
 
 // complete records one response. Its latency runs from the batch's send,
-// or in open loop from the ticket's intended send time.
-func (c *conn) complete(now time.Time) {
+// or in open loop from the ticket's intended send time. scriptErr is the
+// error the script's response() made of it, counted already.
+func (c *conn) complete(now time.Time, scriptErr string) {
 	status := c.p.status
 	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.load.start), Status: status,
 		Rejected: c.load.rejects(status)}
@@ -233,19 +241,24 @@ func (c *conn) complete(now time.Time) {
 	}
 	// A rejected status is already an error: a response counts in one
 	// class only.
+	why := ""
 	if c.load.cfg.Checks.active() && !o.Rejected {
-		if why := c.load.cfg.Checks.check(status, c.p.body); why != "" {
+		if why = c.load.cfg.Checks.check(status, c.p.body); why != "" {
 			c.worker.addError(c.t.phase, record.Validation, why)
 		}
 	}
+	var line requestlog.Record
+	if c.logging(c.t.phase) {
+		line = c.responseLine(&o, cmp.Or(why, scriptErr))
+	}
 	c.takeBytes()
-	c.out.add(c.worker, o, now)
+	c.out.add(c.worker, o, line, now)
 }
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
+	c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
 	c.takeBytes()
-	c.worker.addErrors(c.t.phase, f.class, f.cause, n)
 }
 
 // takeBytes moves the wire's byte counts into the batch of the ticket's
@@ -291,6 +304,7 @@ func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
 // a loop's connections in the event loop. Its outcomes share one phase.
 type outbox struct {
 	batch record.Batch
+	lines [record.BatchSize]requestlog.Record // the batch's log lines, when logged
 	phase int
 	since time.Time // when the batch's first outcome was added
 }
@@ -311,14 +325,15 @@ func (o *outbox) enter(w *worker, phase int) {
 // add notes one response; the batch is handed over when full, or when its
 // first outcome is a tenth of a second old, so the timeline and progress
 // stay current.
-func (o *outbox) add(w *worker, oc record.Outcome, now time.Time) {
+func (o *outbox) add(w *worker, oc record.Outcome, line requestlog.Record, now time.Time) {
 	if o.batch.Len() == 0 {
 		o.since = now
 	}
+	o.lines[o.batch.Len()] = line
 	if o.batch.Add(oc) || now.Sub(o.since) > batchAge {
 		o.flush(w)
 	}
 }
 
-// flush hands the batch to the worker.
-func (o *outbox) flush(w *worker) { w.addBatch(o.phase, &o.batch) }
+// flush hands the batch, and its log lines, to the worker.
+func (o *outbox) flush(w *worker) { w.addBatch(o.phase, &o.batch, o.lines[:o.batch.Len()]) }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/script"
+	"github.com/pummel-dev/pummel/stats/requestlog"
 )
 
 // Defaults for the zero values of Config fields.
@@ -93,6 +94,11 @@ type Config struct {
 
 	// Checks holds the response checks; failures count as validation errors.
 	Checks Checks
+
+	// RequestLog, if set, gets one record per measured request (see
+	// package requestlog): the caller starts its writer before Run and
+	// closes it after.
+	RequestLog *requestlog.Log
 
 	// UnixSocket, if set, is dialed instead of the URL's host and port.
 	UnixSocket string

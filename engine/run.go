@@ -46,6 +46,9 @@ type load struct {
 	// warm-up by count.
 	measured atomic.Int64
 	halted   atomic.Bool // set once, when the load stops: see halt
+	// opened counts the connections opened, numbering them in the
+	// request log.
+	opened atomic.Uint32
 }
 
 // maxBatchBytes bounds a prebuilt pipelined batch: a larger request is
@@ -115,6 +118,10 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	workers := make([]*worker, cfg.Threads)
 	for i := range workers {
 		workers[i] = newWorker(r.phases(), r.sched != nil)
+		workers[i].index = uint16(i)
+		if cfg.RequestLog != nil {
+			workers[i].log = cfg.RequestLog.Appender()
+		}
 	}
 	if cfg.Script != nil {
 		if err := r.setupScript(workers); err != nil {
@@ -152,6 +159,9 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	s := startSampler(r, workers)
 	cpu0 := cpuTime()
 	end := r.drive(ctx)
+	for _, w := range workers {
+		w.flushLog()
+	}
 	if r.sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
 		end = later(end, r.start.Add(r.sched.end))
 	}

@@ -135,7 +135,7 @@ func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 // then over, and the script made no error (see scriptRequest).
 func (c *conn) scriptFailed(t ticket, err error) {
 	if !errors.Is(err, script.ErrStopped) {
-		c.worker.addErrors(t.phase, record.Validation, err.Error(), t.count)
+		c.addFailed(t.phase, record.Validation, err.Error(), t.count, time.Now())
 	}
 }
 
@@ -169,16 +169,20 @@ func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
 	}
 }
 
-// scriptResponse hands a response to the script's response().
-func (c *conn) scriptResponse(status int) {
+// scriptResponse hands a response to the script's response(), and
+// returns the error it counted, if any.
+func (c *conn) scriptResponse(status int) string {
 	s := c.worker.script
 	if !s.thread.WantsResponse() {
-		return
+		return ""
 	}
 	s.mu.Lock()
 	err := s.thread.Response(status, c.sc.headers, c.p.body)
 	s.mu.Unlock()
-	if err != nil && !errors.Is(err, script.ErrStopped) {
-		c.worker.addError(c.t.phase, record.Validation, err.Error())
+	if err == nil || errors.Is(err, script.ErrStopped) {
+		return ""
 	}
+	cause := err.Error()
+	c.worker.addError(c.t.phase, record.Validation, cause)
+	return cause
 }

@@ -7,6 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/pummel-dev/pummel/stats/record"
+	"github.com/pummel-dev/pummel/stats/requestlog"
 )
 
 // worker is a group of connections sharing one record.Recorder per phase
@@ -27,6 +28,10 @@ type worker struct {
 	done, warm atomic.Int64
 	// script is the worker's Lua thread when a script makes each request.
 	script *scripted
+	// index numbers the worker from 0; log is its way into the request
+	// log (nil without one), guarded by mu.
+	index uint16
+	log   *requestlog.Appender
 }
 
 func newWorker(phases int, open bool) *worker {
@@ -41,26 +46,35 @@ func newWorker(phases int, open bool) *worker {
 	return w
 }
 
-func (w *worker) addBatch(phase int, b *record.Batch) {
+// addBatch records a batch of responses, whose log lines are lines.
+func (w *worker) addBatch(phase int, b *record.Batch, lines []requestlog.Record) {
 	w.mu.Lock()
 	if phase != warmupPhase { // the timeline, like every figure, leaves out the warm-up
 		t := b.Observe(w.interval)
 		w.tally.errs[record.Status] += t.StatusErrors
 		w.tally.bytesRead += t.BytesRead
+		w.logLines(lines)
 	}
 	w.recs[phase].AddBatch(b)
 	w.mu.Unlock()
 }
 
+// addError counts an error found in a response, which its own log line
+// already shows.
 func (w *worker) addError(phase int, class record.ErrorClass, cause string) {
-	w.addErrors(phase, class, cause, 1)
+	w.addErrors(phase, class, cause, 1, nil)
 }
 
-func (w *worker) addErrors(phase int, class record.ErrorClass, cause string, n int) {
+// addErrors counts n requests that failed alike; line, if set, is the
+// first one's log line, repeated for the others with no bytes.
+func (w *worker) addErrors(phase int, class record.ErrorClass, cause string, n int, line *requestlog.Record) {
 	w.mu.Lock()
 	w.recs[phase].AddErrors(class, cause, int64(n))
 	if phase != warmupPhase {
 		w.tally.errs[class] += int64(n)
+		if line != nil {
+			w.logFailures(*line, n)
+		}
 	}
 	w.mu.Unlock()
 }

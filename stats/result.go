@@ -90,6 +90,8 @@ type Result struct {
 	Server []ServerUsage `json:"server,omitempty"`
 	// Warnings are things the reader of the figures should know.
 	Warnings []string `json:"warnings,omitempty"`
+	// RequestLog says what --log-requests wrote (absent without it).
+	RequestLog *RequestLog `json:"request_log,omitempty"`
 	// Thresholds holds the outcome of every --threshold condition, in
 	// the order given.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
@@ -109,6 +111,14 @@ type Result struct {
 	Config Config `json:"config"`
 	// Environment describes the machine and the pummel build.
 	Environment Environment `json:"environment"`
+}
+
+// RequestLog counts the lines of a per-request log: those written, and
+// those dropped because its writer fell behind the load (the load never
+// waits for it).
+type RequestLog struct {
+	Lines   int64 `json:"lines"`
+	Dropped int64 `json:"dropped"`
 }
 
 // ScheduleLag summarises how late sends were against the schedule, in

@@ -79,6 +79,7 @@ var notWithCapacity = []struct{ name, flag, instead string }{
 	{"start-at", "--start-at", "the search runs on one machine"},
 	{"runs", "--runs", "one server is watched across the whole search"},
 	{"hdr-log", "--hdr-log", "write -o capacity.json: every step keeps its histograms"},
+	{"log-requests", "--log-requests", "log one rate's requests with pummel -R"},
 	{"dry-run", "--dry-run", "run pummel with the same flags and -R instead"},
 	{"latency", "--latency", "every step prints p50, p99 and p99.9; -o capacity.json keeps its whole distribution"},
 }

@@ -36,6 +36,7 @@ func TestCapacityBadInputExitsTwo(t *testing.T) {
 		{"with --shard", []string{"--threshold", "p99<1ms", "--shard", "0/2", u}, "--shard: not with capacity"},
 		{"with --pipeline", []string{"--threshold", "p99<1ms", "--pipeline", "4", u}, "--pipeline: not with capacity"},
 		{"with --runs", []string{"--threshold", "p99<1ms", "--runs", "3", u}, "--runs: not with capacity"},
+		{"with --log-requests", []string{"--threshold", "p99<1ms", "--log-requests", "r.csv", u}, "--log-requests: not with capacity"},
 		{"server figure without a server", []string{"--threshold", "server_rss_peak<1GiB", u}, "--pid or --exec"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

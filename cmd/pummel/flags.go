@@ -56,6 +56,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "key", Destination: &o.key, Usage: "client key PEM `FILE`"},
 		&cli.BoolFlag{Name: "latency", Destination: &o.latency, Usage: "print the latency distribution"},
 		&cli.StringSliceFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.outputs, Usage: "also write the result to `FILE` (.json, .md or .txt; repeatable)"},
+		&cli.StringFlag{Name: "log-requests", Destination: &o.logRequests, Usage: "also write one CSV line per request to `FILE` (.csv.gz compresses): send time, status, error, latency, bytes, connection"},
 		&cli.StringFlag{Name: "hdr-log", Destination: &o.hdrLog, Usage: "also write per-second latency histograms to `FILE` in HdrHistogram's log format"},
 		&cli.StringSliceFlag{Name: "threshold", Destination: &o.thresholdExprs, Usage: "fail the run (exit 3) unless `EXPR` holds: p99<20ms, errors<0.1%, status_5xx==0, rps>=10k, server_rss_peak<200MiB (repeatable)"},
 		&cli.StringFlag{Name: "format", Value: "text", Destination: &o.format, Usage: "write `FORMAT` to stdout: text, json or markdown"},

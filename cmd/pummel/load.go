@@ -96,12 +96,15 @@ func (l *loader) load(c *cli.Context) error {
 	if l.progress, err = l.opts.progressMode(); err != nil {
 		return err
 	}
-	if err := checkOutputs(l.opts.files()); err != nil {
+	if err := checkOutputs(append(l.opts.files(), l.opts.logOutputs()...)); err != nil {
 		return err
 	}
 	plan, err := l.opts.watchPlan()
 	if err != nil {
 		return err
+	}
+	if l.opts.logRequests != "" && plan.runs > 1 {
+		return usageError{"--log-requests: not with --runs: the runs' requests would share one log"}
 	}
 	if err := checkStartRuns(cfg, plan.runs); err != nil {
 		return err
@@ -130,6 +133,7 @@ func (l *loader) load(c *cli.Context) error {
 	if progress != nil {
 		cfg.Progress = progress.show
 	}
+	requests := l.opts.startRequestLog(&cfg, l.rec.text)
 	var res stats.Result
 	if plan.exec != nil {
 		res, err = l.execRuns(c.Context, cfg, plan)
@@ -137,6 +141,7 @@ func (l *loader) load(c *cli.Context) error {
 		res, err = l.watchedLoad(c.Context, cfg, plan)
 	}
 	progress.clear()
+	logErr := requests.finish(&res)
 	if err != nil {
 		return err
 	}
@@ -153,7 +158,7 @@ func (l *loader) load(c *cli.Context) error {
 		}
 	}
 	res.Thresholds = threshold.Check(thresholds, res)
-	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res)))
+	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res), logErr))
 }
 
 // loadError maps the engine's error to an exit code.

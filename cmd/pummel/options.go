@@ -48,6 +48,7 @@ type options struct {
 	latency, quiet, showSecrets, dryRun bool
 	progress                            string // --progress: auto, always or never
 	format, hdrLog                      string
+	logRequests                         string // --log-requests
 	outputs                             cli.StringSlice
 	thresholdExprs                      cli.StringSlice // --threshold
 

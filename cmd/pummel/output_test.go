@@ -41,6 +41,8 @@ func TestOutputsAreCheckedBeforeTheLoad(t *testing.T) {
 		{"-o that is a directory", []string{"-o", isDir}, "-o " + isDir + ": is a directory"},
 		{"second -o in a missing directory", []string{"-o", filepath.Join(dir, "a.json"), "--output=/nonexistent/b.md"}, "-o /nonexistent/b.md"},
 		{"--hdr-log in a missing directory", []string{"--hdr-log", "/nonexistent/l.hlog"}, "--hdr-log /nonexistent/l.hlog"},
+		{"--log-requests in a missing directory", []string{"--log-requests", "/nonexistent/r.csv"}, "--log-requests /nonexistent/r.csv"},
+		{"--log-requests that is a directory", []string{"--log-requests", isDir}, "--log-requests " + isDir + ": is a directory"},
 		{"-o under a file", []string{"-o", filepath.Join(file, "out.json")}, "-o " + file},
 		{"-o in a read-only directory", []string{"-o", filepath.Join(readOnly, "out.json")}, "-o " + readOnly},
 	}

@@ -73,7 +73,7 @@ func TestNoOutputShowsASecret(t *testing.T) {
 			"--exec", secretServer(t, dir, addr) + " --api-key=" + planted["--exec --api-key="] + " SECRET_TOKEN=" + planted["--exec environment"],
 			"--ready-url", "http://" + addr + "/?token=" + planted["--ready-url query token="], "--settle", "0",
 			"-o", filepath.Join(dir, format+".json"), "-o", filepath.Join(dir, format+".md"), "-o", filepath.Join(dir, format+".txt"),
-			"--hdr-log", filepath.Join(dir, format+".hlog"),
+			"--hdr-log", filepath.Join(dir, format+".hlog"), "--log-requests", filepath.Join(dir, format+".csv"),
 			"-s", lua, url, "--", "user:" + planted["script argument"],
 		}
 	}
@@ -85,7 +85,7 @@ func TestNoOutputShowsASecret(t *testing.T) {
 			t.Fatalf("--format %s: exit %d, no scrubbed script error\nstdout:\n%s\nstderr:\n%s", format, code, stdout, stderr)
 		}
 		outputs = append(outputs, stdout, stderr)
-		for _, ext := range []string{".json", ".md", ".txt", ".hlog"} {
+		for _, ext := range []string{".json", ".md", ".txt", ".hlog", ".csv"} {
 			b, err := os.ReadFile(filepath.Join(dir, format+ext))
 			if err != nil {
 				t.Fatal(err)
