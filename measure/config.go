@@ -26,6 +26,12 @@ func ConfigOf(c engine.Config) stats.Config {
 		WarmupRequests: c.WarmupRequests,
 		Engine:         c.Transport(),
 	}
+	if len(c.RampFrom) > 0 {
+		rc.Rates, rc.Ramps = make([]float64, len(c.Rates)), make([]stats.Ramp, len(c.Rates))
+		for i, r := range c.Rates {
+			rc.Rates[i], rc.Ramps[i] = c.MeanRate(i), stats.Ramp{From: c.RampFrom[i], To: r}
+		}
+	}
 	c.RecordRequest(&rc)
 	return rc
 }
