@@ -77,3 +77,25 @@ func TestRampCountsAndOrder(t *testing.T) {
 		}
 	}
 }
+
+// On a ramp, the progress line's target is the rate reached, the result's
+// the mean, each this part's share; the warm-up runs at the ramp's start.
+func TestRampTargets(t *testing.T) {
+	cfg := Config{Rates: []float64{2000, 2000}, RampFrom: []float64{100, 2000}, Duration: 10 * time.Second, Shard: Shard{Index: 1, Count: 2}}
+	r := &load{cfg: &cfg}
+	tests := []struct {
+		name      string
+		got, want float64
+	}{
+		{"rate 1 s into the ramp", r.rateAt(0, time.Second), 145},     // (100 + 190) / 2
+		{"rate at the ramp's end", r.rateAt(0, 10*time.Second), 1000}, // 2000 / 2
+		{"rate in the hold", r.rateAt(1, 3*time.Second), 1000},
+		{"ramp's target", r.targetRate(0), 525}, // (100 + 2000) / 2 / 2
+		{"warm-up rate", cfg.warmupRate(), 100},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: %g, want %g", tt.name, tt.got, tt.want)
+		}
+	}
+}

@@ -22,6 +22,8 @@ func TestDryRunChecksAndSendsNothing(t *testing.T) {
 		// -R takes a count's suffixes, as rps>=3K does: K for k as well
 		{"rates with suffixes", []string{"--shard", "1/3", "-c", "10", "-R", "3K,6k", "-d", "30s"}, exitOK,
 			[]string{"Shard 1/3: 3 of the 10 connections, 1000 of the 3000 req/s, 2000 of the 6000 req/s\n"}},
+		{"a ramp", []string{"--shard", "1/2", "-c", "10", "-R", "100..2000,2000", "-d", "30s"}, exitOK,
+			[]string{"Shard 1/2: 5 of the 10 connections, 50..1000 of the 100..2000 req/s, 1000 of the 2000 req/s\n"}},
 		{"a bad flag", []string{"--shard", "3/3"}, exitUsage, nil},
 	}
 	for _, tt := range tests {
