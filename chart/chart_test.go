@@ -220,8 +220,14 @@ func TestPerSecond(t *testing.T) {
 
 func TestTargetRate(t *testing.T) {
 	c := stats.Config{Rates: []float64{200, 400}, DurationS: 3}
-	if got := targetRate(c, 6.01); len(got) != 3 || got[0].Y != 200 || got[2].X != 6 || got[2].Y != 400 {
+	want := plotter.XYs{{X: 0, Y: 200}, {X: 3, Y: 200}, {X: 3, Y: 400}, {X: 6, Y: 400}}
+	if got := targetRate(c, 6.01); !slices.Equal(got, want) {
 		t.Errorf("targetRate = %v, want 200 from 0 to 3 s, then 400 to 6 s", got)
+	}
+	ramp := stats.Config{Rates: []float64{1050, 2000}, Ramps: []stats.Ramp{{From: 100, To: 2000}, {From: 2000, To: 2000}}, DurationS: 10}
+	want = plotter.XYs{{X: 0, Y: 100}, {X: 10, Y: 2000}, {X: 10, Y: 2000}, {X: 20, Y: 2000}}
+	if got := targetRate(ramp, 20); !slices.Equal(got, want) {
+		t.Errorf("targetRate of a ramp = %v, want a line rising from 100 to 2000 over 10 s, then held", got)
 	}
 	if got := targetRate(c, 12); got != nil {
 		t.Errorf("targetRate over twice the schedule = %v, want none", got)

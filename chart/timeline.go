@@ -41,7 +41,9 @@ func Timeline(r stats.Result, path string) error {
 	entries, achieved := 0, ""
 	if target := targetRate(r.Config, end); target != nil {
 		// Two lines: both named, so that neither is taken for the other.
-		addSteps(top, []plotter.XYs{target}, "target", dashed(color.Gray{Y: 110}))
+		line := &plotter.Line{XYs: target, LineStyle: dashed(color.Gray{Y: 110})}
+		top.Add(line)
+		top.Legend.Add("target", line)
 		entries, achieved = 2, "achieved"
 	}
 	addSteps(top, perSecond(r.Timeline, rate), achieved, lineStyle(2))
@@ -105,17 +107,22 @@ func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64)
 	return segments
 }
 
-// targetRate returns the open-loop schedule's rate as a step line, or nil
-// when there is none or it does not span the timeline (several runs put
-// end to end).
+// targetRate returns the open-loop schedule's rate as a line through each
+// stage's start and end, rising or falling along a ramp's, or nil when
+// there is none or it does not span the timeline (several runs put end
+// to end).
 func targetRate(c stats.Config, end float64) plotter.XYs {
 	stages := float64(len(c.Rates))
 	if stages == 0 || c.DurationS <= 0 || math.Abs(stages*c.DurationS-end) > 1.5 {
 		return nil
 	}
-	pts := plotter.XYs{{X: 0, Y: c.Rates[0]}}
+	var pts plotter.XYs
 	for i, r := range c.Rates {
-		pts = append(pts, plotter.XY{X: float64(i+1) * c.DurationS, Y: r})
+		from, to := r, r
+		if i < len(c.Ramps) {
+			from, to = c.Ramps[i].From, c.Ramps[i].To
+		}
+		pts = append(pts, plotter.XY{X: float64(i) * c.DurationS, Y: from}, plotter.XY{X: float64(i+1) * c.DurationS, Y: to})
 	}
 	return pts
 }

@@ -34,7 +34,7 @@ const (
 	DefaultReadBufferSize = 512
 	// MaxPipeline bounds Pipeline.
 	MaxPipeline = 1024
-	// MaxRate bounds each of Rates, in requests per second.
+	// MaxRate bounds each of Rates and RampFrom, in requests per second.
 	MaxRate = 10_000_000
 )
 
@@ -75,8 +75,14 @@ type Config struct {
 	// turn, for Duration each, over the same connections. Latency then runs
 	// from each request's intended send time.
 	Rates []float64
+	// RampFrom, if set, holds one starting rate per stage of Rates: stage
+	// i then ramps the rate linearly from RampFrom[i] to Rates[i] over its
+	// Duration (equal rates: a constant stage). Request k of a ramp is
+	// due when the rate's integral from the stage's start reaches k, and
+	// the stage sends its mean rate × Duration requests, rounded down.
+	RampFrom []float64
 	// Warmup is load applied before measuring, excluded from every figure:
-	// in open loop at WarmupRate (0: the first rate); with Requests, for
+	// in open loop at WarmupRate (0: the first stage's starting rate); with Requests, for
 	// that long before the Requests measured ones.
 	Warmup     time.Duration
 	WarmupRate float64
@@ -150,7 +156,7 @@ func (c *Config) warmupRate() float64 {
 	if c.WarmupRate > 0 {
 		return c.WarmupRate
 	}
-	return c.Rates[0]
+	return c.stageFrom(0)
 }
 
 // readBufferSize is the initial read buffer: room for a pipelined batch

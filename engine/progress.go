@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -27,7 +28,8 @@ type Progress struct {
 	// the microsecond (0 for a second without a response).
 	Rate     float64
 	P50, P99 time.Duration
-	// TargetRate is the current open-loop rate, 0 in closed loop.
+	// TargetRate is the current open-loop rate (on a ramp, the rate at
+	// Elapsed, to the request/s), 0 in closed loop.
 	TargetRate float64
 }
 
@@ -54,7 +56,7 @@ func (s *sampler) showProgress(now time.Time) {
 	}
 	if s.load.sched != nil && p.Elapsed >= 0 && s.load.cfg.Duration > 0 {
 		if stage := int(p.Elapsed / s.load.cfg.Duration); stage < len(s.load.cfg.Rates) {
-			p.TargetRate = s.load.targetRate(stage)
+			p.TargetRate = s.load.rateAt(stage, p.Elapsed-time.Duration(stage)*s.load.cfg.Duration)
 		}
 	}
 	cb(p)
@@ -66,4 +68,14 @@ func (r *load) planned() time.Duration {
 		return time.Duration(len(r.cfg.Rates)) * r.cfg.Duration
 	}
 	return r.cfg.Duration
+}
+
+// rateAt is this process's target rate at offset t into open-loop stage i:
+// on a ramp, the rate the ramp has reached, to the request/s.
+func (r *load) rateAt(i int, t time.Duration) float64 {
+	if !r.cfg.ramps(i) {
+		return r.targetRate(i)
+	}
+	st := stage{from: r.cfg.stageFrom(i), to: r.cfg.Rates[i], length: r.cfg.Duration}
+	return math.Round(r.cfg.Shard.Rate(st.rateAt(t)))
 }

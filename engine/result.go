@@ -23,6 +23,9 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 			phase := measuredPhase + i
 			st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
 			st.TargetRate = r.targetRate(i)
+			if r.cfg.ramps(i) {
+				st.Ramp = &stats.Ramp{From: r.cfg.Shard.Rate(r.cfg.stageFrom(i)), To: r.cfg.Shard.Rate(r.cfg.Rates[i])}
+			}
 			st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
 			stages = append(stages, st)
 			measured = append(measured, phase)
@@ -34,7 +37,7 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 		return res, latencies
 	}
 	if len(stages) == 1 {
-		res.TargetRate = stages[0].TargetRate
+		res.TargetRate, res.Ramp = stages[0].TargetRate, stages[0].Ramp
 		res.Warnings = append(res.Warnings, stages[0].Warnings...)
 		return res, latencies
 	}
@@ -42,7 +45,7 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 	res.Stages = stages
 	for i, st := range stages {
 		for _, w := range st.Warnings {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%g/s): %s", i+1, st.TargetRate, w))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%s/s): %s", i+1, r.cfg.stageName(i), w))
 		}
 	}
 	return res, latencies
@@ -59,10 +62,15 @@ func scheduleWarnings(st stats.Result) []string {
 		return nil
 	}
 	late := st.ScheduleLag.LateSends
-	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
-		st.AchievedRate, st.TargetRate, late, sent, render.FormatTime(float64(record.LateSend.Microseconds())), render.FormatTime(st.ScheduleLag.P99))}
+	mean := ""
+	if st.Ramp != nil {
+		mean = " (the ramp's mean)"
+	}
+	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s%s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
+		st.AchievedRate, st.TargetRate, mean, late, sent, render.FormatTime(float64(record.LateSend.Microseconds())), render.FormatTime(st.ScheduleLag.P99))}
 }
 
-// targetRate is this process's target in open-loop stage i: its share of
-// the stage's -R when it is one part of a sharded load.
-func (r *load) targetRate(i int) float64 { return r.cfg.Shard.Rate(r.cfg.Rates[i]) }
+// targetRate is this process's target in open-loop stage i, its mean rate
+// for a ramp: its share of the stage's -R when it is one part of a sharded
+// load.
+func (r *load) targetRate(i int) float64 { return r.cfg.Shard.Rate(r.cfg.MeanRate(i)) }

@@ -216,7 +216,7 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	}
 	r.depth = max(cfg.Pipeline, 1)
 	if len(cfg.Rates) > 0 {
-		r.sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.Duration)
+		r.sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.RampFrom, cfg.Duration)
 		r.sched.share(cfg.Shard)
 	} else if cfg.Requests > 0 {
 		r.limit = cfg.WarmupRequests + cfg.Requests

@@ -5,20 +5,46 @@ import (
 	"time"
 )
 
-// stage is one constant-rate part of an open-loop schedule.
+// stage is one part of an open-loop schedule: a constant rate, or a rate
+// that ramps linearly from one value to another over the stage's length.
 type stage struct {
-	rate  float64       // requests per second
-	start time.Duration // offset of the stage from the run's start
-	first int64         // index of the stage's first request
-	count int64         // requests in the stage: rate × length, rounded down
-	phase int           // recorder set the stage's outcomes go to
+	from, to float64       // requests per second at the stage's start and end
+	length   time.Duration // of the stage
+	start    time.Duration // offset of the stage from the run's start
+	first    int64         // index of the stage's first request
+	count    int64         // requests in the stage: the mean rate × length, rounded down
+	phase    int           // recorder set the stage's outcomes go to
+}
+
+// due is when the stage's request k is due, as an offset from its start:
+// the time t at which the rate's integral, from·t + (to−from)·t²/(2·length),
+// reaches k. For a constant rate that is k/rate; for a ramp it is the root
+// of that quadratic, written as 2k / (from + √(from² + 2(to−from)k/length))
+// so that it stays exact for a ramp from 0 and for a slight slope.
+func (st *stage) due(k int64) time.Duration {
+	x := float64(k)
+	if st.from == st.to {
+		return time.Duration(x / st.from * float64(time.Second))
+	}
+	if k == 0 {
+		return 0
+	}
+	d := st.length.Seconds()
+	t := 2 * x / (st.from + math.Sqrt(st.from*st.from+2*(st.to-st.from)*x/d))
+	return time.Duration(t * float64(time.Second))
+}
+
+// rateAt is the stage's rate at offset t from its start.
+func (st *stage) rateAt(t time.Duration) float64 {
+	return st.from + (st.to-st.from)*min(t.Seconds()/st.length.Seconds(), 1)
 }
 
 // schedule is an open-loop plan: the intended send time of every request,
-// as a pure function of its index, shared by all connections. Request i of
-// a stage is due at stage.start + i/rate, so the whole run keeps the rate
-// however the requests spread over connections, and a request that is due
-// is sent at once however late it is: pacing never sleeps per request.
+// as a pure function of its index, shared by all connections. Request k of
+// a stage is due when the stage's rate, integrated from its start, reaches
+// k (k/rate for a constant one), so the whole run keeps the rate however
+// the requests spread over connections, and a request that is due is sent
+// at once however late it is: pacing never sleeps per request.
 type schedule struct {
 	stages []stage
 	total  int64 // requests in all stages: this part's, with a Shard
@@ -29,21 +55,32 @@ type schedule struct {
 }
 
 // newSchedule plans a warm-up stage (skipped when warmup is 0) followed by
-// one stage of length d per rate. The warm-up's phase is 0; stage s's is s+1.
-func newSchedule(warmupRate float64, warmup time.Duration, rates []float64, d time.Duration) *schedule {
+// one stage of length d per rate: constant, or ramping from from[i] to
+// rates[i] when from is set. The warm-up's phase is 0; stage s's is s+1.
+func newSchedule(warmupRate float64, warmup time.Duration, rates, from []float64, d time.Duration) *schedule {
 	s := &schedule{parts: 1}
 	if warmup > 0 {
-		s.add(warmupRate, warmup, 0)
+		s.add(warmupRate, warmupRate, warmup, 0)
 	}
 	for i, r := range rates {
-		s.add(r, d, i+1)
+		a := r
+		if from != nil {
+			a = from[i]
+		}
+		s.add(a, r, d, i+1)
 	}
 	return s
 }
 
-func (s *schedule) add(rate float64, length time.Duration, phase int) {
-	n := int64(math.Floor(rate * length.Seconds()))
-	s.stages = append(s.stages, stage{rate: rate, start: s.end, first: s.total, count: n, phase: phase})
+// add appends a stage. Its count is the rate's integral over its length,
+// (from+to)/2 × length, rounded down: the last request is due before the
+// stage ends.
+func (s *schedule) add(from, to float64, length time.Duration, phase int) {
+	n := int64(math.Floor((from + to) / 2 * length.Seconds()))
+	if from == to {
+		n = int64(math.Floor(to * length.Seconds()))
+	}
+	s.stages = append(s.stages, stage{from: from, to: to, length: length, start: s.end, first: s.total, count: n, phase: phase})
 	s.total += n
 	s.end += length
 }
@@ -66,10 +103,10 @@ func (s *schedule) at(i int64) (due time.Duration, phase int, ok bool) {
 	if s.parts > 1 {
 		i = i*s.parts + s.part
 	}
-	for _, st := range s.stages {
+	for k := range s.stages {
+		st := &s.stages[k]
 		if i < st.first+st.count {
-			k := float64(i - st.first)
-			return st.start + time.Duration(k/st.rate*float64(time.Second)), st.phase, true
+			return st.start + st.due(i-st.first), st.phase, true
 		}
 	}
 	return 0, 0, false

@@ -6,7 +6,7 @@ import (
 )
 
 func TestSchedule(t *testing.T) {
-	s := newSchedule(10, 3*time.Second, []float64{10, 50, 250}, 5*time.Minute)
+	s := newSchedule(10, 3*time.Second, []float64{10, 50, 250}, nil, 5*time.Minute)
 	tests := []struct {
 		i     int64
 		due   time.Duration
@@ -35,7 +35,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestScheduleFractionalRates(t *testing.T) {
-	s := newSchedule(0, 0, []float64{0.5, 2.5}, 10*time.Second)
+	s := newSchedule(0, 0, []float64{0.5, 2.5}, nil, 10*time.Second)
 	if s.total != 5+25 {
 		t.Errorf("total %d, want 30", s.total)
 	}
@@ -48,13 +48,19 @@ func TestScheduleFractionalRates(t *testing.T) {
 }
 
 // The parts of a sharded schedule are, together, the whole schedule: each
-// request due once, in one part, at its time.
+// request due once, in one part, at its time; with ramps too.
 func TestShardedScheduleIsTheWholeOne(t *testing.T) {
-	whole := newSchedule(10, time.Second, []float64{7, 13}, 3*time.Second)
+	for _, from := range [][]float64{nil, {1, 13}} {
+		testShardedSchedule(t, from)
+	}
+}
+
+func testShardedSchedule(t *testing.T, from []float64) {
+	whole := newSchedule(10, time.Second, []float64{7, 13}, from, 3*time.Second)
 	seen := make(map[time.Duration]int)
 	var total int64
 	for i := range 3 {
-		part := newSchedule(10, time.Second, []float64{7, 13}, 3*time.Second)
+		part := newSchedule(10, time.Second, []float64{7, 13}, from, 3*time.Second)
 		part.share(Shard{Index: i, Count: 3})
 		total += part.total
 		for j := int64(0); ; j++ {

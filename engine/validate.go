@@ -92,12 +92,19 @@ func (c *Config) validateRates() error {
 	if len(c.Rates) == 0 {
 		return nil
 	}
-	for _, r := range c.Rates {
-		if !(r > 0) || r > MaxRate {
+	if len(c.RampFrom) > 0 && len(c.RampFrom) != len(c.Rates) {
+		return invalid("rate", "%d starting rates for %d stages", len(c.RampFrom), len(c.Rates))
+	}
+	for i, r := range c.Rates {
+		from := c.stageFrom(i)
+		if !(r >= 0 && from >= 0) || r > MaxRate || from > MaxRate || r+from == 0 {
+			if c.ramps(i) {
+				return invalid("rate", "%s, need rates from 0 to %g requests/s, not both 0", c.stageName(i), float64(MaxRate))
+			}
 			return invalid("rate", "%g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
 		}
-		if r*c.Duration.Seconds() < 1 {
-			return invalid("rate", "%g requests/s for %v is less than one request; lengthen -d", r, c.Duration)
+		if c.MeanRate(i)*c.Duration.Seconds() < 1 {
+			return invalid("rate", "%s requests/s for %v is less than one request; lengthen -d", c.stageName(i), c.Duration)
 		}
 	}
 	switch {

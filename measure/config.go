@@ -33,6 +33,12 @@ func ConfigOf(c engine.Config) stats.Config {
 			rc.ConnectTo = append(rc.ConnectTo, r.String())
 		}
 	}
+	if len(c.RampFrom) > 0 {
+		rc.Rates, rc.Ramps = make([]float64, len(c.Rates)), make([]stats.Ramp, len(c.Rates))
+		for i, r := range c.Rates {
+			rc.Rates[i], rc.Ramps[i] = c.MeanRate(i), stats.Ramp{From: c.RampFrom[i], To: r}
+		}
+	}
 	c.RecordRequest(&rc)
 	return rc
 }

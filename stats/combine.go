@@ -86,7 +86,7 @@ func combine(rs []Result, how Combination) (Result, error) {
 	}
 	out.combineClient(rs, how)
 	// Rates and lags of separate schedules do not combine into one.
-	out.TargetRate, out.AchievedRate, out.ScheduleLag, out.AttackS, out.WaitS = 0, 0, nil, 0, 0
+	out.TargetRate, out.Ramp, out.AchievedRate, out.ScheduleLag, out.AttackS, out.WaitS = 0, nil, 0, nil, 0, 0
 	// Each result watched its own server process: their figures stay in
 	// the results (Runs), as a merged process would mean nothing.
 	out.Server = nil
@@ -204,7 +204,7 @@ func (out *Result) combineHistograms(rs []Result) error {
 	}
 	if !allOpenLoop(rs) { // mixed with closed-loop results: keep what all have
 		out.LatencyUncorrected, out.LatencyUncorrectedHistogram, out.ScheduleLag = nil, "", nil
-		out.TargetRate, out.AchievedRate = 0, 0
+		out.TargetRate, out.Ramp, out.AchievedRate = 0, nil, 0
 		return nil
 	}
 	unc, err := mergeEncoded(rs, func(r Result) string { return r.LatencyUncorrectedHistogram })

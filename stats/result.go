@@ -50,6 +50,9 @@ type Result struct {
 	LatencyUncorrectedHistogram string   `json:"latency_uncorrected_histogram,omitempty"`
 	// TargetRate is the requested total rate (-R), in requests/s.
 	TargetRate float64 `json:"target_rate,omitempty"`
+	// Ramp is set for a ramp stage (-R 100..2000): its starting and final
+	// rates. TargetRate is then its mean rate.
+	Ramp *Ramp `json:"ramp,omitempty"`
 	// AchievedRate is the rate requests were actually sent at: sends
 	// after the first over the time from the first send to the last.
 	AchievedRate float64 `json:"achieved_rate,omitempty"`
@@ -119,6 +122,13 @@ type Result struct {
 type RequestLog struct {
 	Lines   int64 `json:"lines"`
 	Dropped int64 `json:"dropped"`
+}
+
+// Ramp is an open-loop stage whose rate grows (or falls) linearly, in
+// requests/s.
+type Ramp struct {
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
 }
 
 // ScheduleLag summarises how late sends were against the schedule, in
@@ -278,8 +288,13 @@ type Config struct {
 	Requests     int64   `json:"requests,omitempty"`
 	TimeoutS     float64 `json:"timeout_s"`
 	KeepAlive    bool    `json:"keepalive"`
-	// Rates are the open-loop stage rates (-R), in requests/s.
+	// Rates are the open-loop stage rates (-R), in requests/s: for a ramp
+	// stage, its mean rate.
 	Rates []float64 `json:"rates,omitempty"`
+	// Ramps, when a stage ramps (-R 100..2000,2000), holds every stage's
+	// starting and final rates, in the order of Rates: equal for a
+	// constant stage.
+	Ramps []Ramp `json:"ramps,omitempty"`
 	// WarmupS is the warm-up time excluded from every figure.
 	WarmupS float64 `json:"warmup_s,omitempty"`
 	// WarmupRequests is the warm-up request count excluded from every figure.

@@ -217,6 +217,13 @@ func combineWhole(parts []Result) (Result, error) {
 	for _, p := range parts { // 0 in closed loop and across stages
 		out.TargetRate += p.TargetRate
 		out.AchievedRate += p.AchievedRate
+		if p.Ramp != nil { // the parts' shares of one ramp
+			if out.Ramp == nil {
+				out.Ramp = &Ramp{}
+			}
+			out.Ramp.From += p.Ramp.From
+			out.Ramp.To += p.Ramp.To
+		}
 	}
 	out.AttackS, out.WaitS = scheduleSpan(parts)
 	return out, nil

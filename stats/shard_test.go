@@ -233,6 +233,7 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 		open.AddBatch(&b)
 		p := stats.Merge([]*record.Recorder{open}, time.Second, nil)
 		p.TargetRate, p.AchievedRate, p.ScheduleLag = 100, 99, &stats.ScheduleLag{P99: 300}
+		p.Ramp = &stats.Ramp{From: 50, To: 150} // a ramp's share: its mean is the target
 		p.AttackS, p.WaitS = 0.99, 0.01*float64(i+1)
 		p.Start = time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC).Add(time.Duration(i) * 10 * time.Millisecond).Format(time.RFC3339Nano)
 		p.Shard, p.Config = &stats.Shard{Index: i, Count: 3}, stats.Config{URL: "http://127.0.0.1:8080/", Rates: []float64{300}}
@@ -244,6 +245,9 @@ func TestCombineShardsAddsUpTheOpenLoopShares(t *testing.T) {
 	}
 	if math.Abs(got.AttackS-1.01) > 1e-9 || math.Abs(got.WaitS-0.03) > 1e-9 {
 		t.Errorf("attack %gs, wait %gs; want the whole schedule's: 1.01s from the first start to the last send, 0.03s to the last response", got.AttackS, got.WaitS)
+	}
+	if got.Ramp == nil || *got.Ramp != (stats.Ramp{From: 150, To: 450}) || parts[0].Ramp.From != 50 {
+		t.Errorf("ramp %v, part 0's %v; want the whole 150..450 and the part's untouched", got.Ramp, parts[0].Ramp)
 	}
 	if got.TargetRate != 300 || got.AchievedRate != 297 || got.LatencyUncorrected == nil || *got.Shards.Parts[2].ScheduleLagP99 != 300 {
 		t.Errorf("target %g, achieved %g, uncorrected %v, part 2 %+v; want the whole schedule's 300/s",

@@ -42,7 +42,12 @@ func partOf(cfg engine.Config) []string {
 	if cfg.Requests > 0 {
 		items = append(items, fmt.Sprintf("%d of the %d requests", s.Share(cfg.Requests), cfg.Requests))
 	}
-	for _, r := range cfg.Rates {
+	for i, r := range cfg.Rates {
+		if len(cfg.RampFrom) > 0 && cfg.RampFrom[i] != r {
+			from := cfg.RampFrom[i]
+			items = append(items, fmt.Sprintf("%g..%g of the %g..%g req/s", s.Rate(from), s.Rate(r), from, r))
+			continue
+		}
 		items = append(items, fmt.Sprintf("%g of the %g req/s", s.Rate(r), r))
 	}
 	return items

@@ -24,6 +24,8 @@ func TestDryRunChecksAndSendsNothing(t *testing.T) {
 			[]string{"Shard 1/3: 3 of the 10 connections, 1000 of the 3000 req/s, 2000 of the 6000 req/s\n"}},
 		{"a connection sent elsewhere", []string{"-n", "1", "--connect-to", "::127.0.0.2:9"}, exitOK,
 			[]string{"Connect to 127.0.0.2:9 (--connect-to, --resolve)\n"}},
+		{"a ramp", []string{"--shard", "1/2", "-c", "10", "-R", "100..2000,2000", "-d", "30s"}, exitOK,
+			[]string{"Shard 1/2: 5 of the 10 connections, 50..1000 of the 100..2000 req/s, 1000 of the 2000 req/s\n"}},
 		{"a bad flag", []string{"--shard", "3/3"}, exitUsage, nil},
 	}
 	for _, tt := range tests {

@@ -194,7 +194,7 @@ func orMin(err error, s string) error {
 func (o *options) openLoop(c *engine.Config) error {
 	var err error
 	if o.rate != "" {
-		if c.Rates, err = parseRates(o.rate); err != nil {
+		if c.Rates, c.RampFrom, err = parseRateStages(o.rate); err != nil {
 			return badFlag("-R/--rate", err)
 		}
 		if o.duration == "" {

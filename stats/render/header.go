@@ -58,7 +58,7 @@ func testParts(c stats.Config) []string {
 		parts = append(parts, fmt.Sprintf("%d runs of %s", c.Runs, testSpan(c, 1)))
 		each = " each"
 	}
-	switch rates := rateList(c.Rates); {
+	switch rates := strings.Join(c.RateNames(), ", "); {
 	case len(c.Rates) > 1:
 		parts = append(parts, fmt.Sprintf("%d stages of %s at %s req/s", len(c.Rates), testDuration(c.DurationS), rates))
 	case len(c.Rates) == 1:
@@ -74,15 +74,6 @@ func testParts(c stats.Config) []string {
 		parts = append(parts, fmt.Sprintf("after %d warm-up requests%s", c.WarmupRequests, each))
 	}
 	return parts
-}
-
-// rateList is "100, 500, 2000".
-func rateList(rates []float64) string {
-	items := make([]string, len(rates))
-	for i, r := range rates {
-		items[i] = fmt.Sprintf("%g", r)
-	}
-	return strings.Join(items, ", ")
 }
 
 // testDuration names the configured duration as wrk does ("10s", "10m")

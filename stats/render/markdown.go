@@ -107,11 +107,7 @@ func loadShape(c stats.Config) string {
 	}
 	loop := "closed loop"
 	if len(c.Rates) > 0 {
-		rates := make([]string, len(c.Rates))
-		for i, r := range c.Rates {
-			rates[i] = fmt.Sprintf("%g", r)
-		}
-		loop = "open loop at " + strings.Join(rates, ", then ") + " requests/s"
+		loop = "open loop at " + strings.Join(c.RateNames(), ", then ") + " requests/s"
 		limits = []string{testDuration(c.DurationS) + " per rate"}
 	}
 	shape := fmt.Sprintf("%s, %s, %s", loop, conns, english.Plural(c.Threads, "thread"))

@@ -21,8 +21,8 @@ func openLoopRows(r stats.Result) [][]string {
 		if len(stages) > 1 {
 			name = fmt.Sprintf("Stage %d rate", i+1)
 		}
-		rows = append(rows, []string{name, fmt.Sprintf("%s of %g req/s; p50 %s, p99 %s, max %s", FormatRate(st.AchievedRate),
-			st.TargetRate, lat(l.P50), lat(l.P99), lat(l.Max)),
+		rows = append(rows, []string{name, fmt.Sprintf("%s of %s req/s; p50 %s, p99 %s, max %s", FormatRate(st.AchievedRate),
+			st.TargetName(), lat(l.P50), lat(l.P99), lat(l.Max)),
 			"achieved send rate; latency from each request's intended send time (corrected for coordinated omission)"})
 	}
 	if u := r.LatencyUncorrected; u != nil {

@@ -22,7 +22,7 @@ func writeOpenLoop(ew *Printer, r stats.Result) {
 		stages = []stats.Result{r}
 	}
 	for i, st := range stages {
-		ew.Printf("\nStage %d of %d: %g requests/s for %s\n", i+1, len(stages), st.TargetRate, seconds(r.Config.DurationS))
+		ew.Printf("\nStage %d of %d: %s requests/s for %s\n", i+1, len(stages), st.TargetName(), seconds(r.Config.DurationS))
 		writeVegetaBlock(ew, st)
 	}
 }
