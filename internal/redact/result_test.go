@@ -21,8 +21,7 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 	res.Capacity = &stats.Capacity{Why: "cap " + secret}
 	res.Stages, res.Runs, res.Steps = []stats.Result{leaf()}, []stats.Result{leaf()}, []stats.Result{leaf()}
 	Result(&res, func(s string) string { return strings.ReplaceAll(s, secret, Redacted) })
-	var check func(path string, r stats.Result)
-	check = func(path string, r stats.Result) {
+	check := func(path string, r stats.Result) {
 		if got := r.ErrorCauses["read"]["bad REDACTED"]; got != 3 {
 			t.Errorf("%s: causes %v, want the two merged into 3", path, r.ErrorCauses)
 		}
