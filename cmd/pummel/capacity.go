@@ -250,6 +250,9 @@ func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, err
 	c.Search = r.search
 	res.Capacity = &c
 	res.Interrupted = res.Interrupted || out.Interrupted
+	if w := unboundedErrors(c.Thresholds, out.Steps); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if errors.Is(err, capacity.ErrNoResponse) {
 		return res, exitError{exitFailed, "the search could not be carried out: " + err.Error()}
 	}
@@ -409,3 +412,21 @@ func parsePrecision(s string) (float64, error) {
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// unboundedErrors warns when steps passed with failed requests because
+// the SLO bounds none: a server that answers every request with a 503
+// would otherwise pass at any rate.
+func unboundedErrors(slo []string, steps []stats.Result) string {
+	for _, e := range slo {
+		if strings.HasPrefix(strings.TrimSpace(e), "errors") || strings.HasPrefix(strings.TrimSpace(e), "status_") {
+			return ""
+		}
+	}
+	for _, st := range steps {
+		if st.StepResult != nil && st.Passed && st.Errors.Total() > 0 {
+			return fmt.Sprintf("steps passed with failed requests (%s at %s req/s): the SLO bounds no errors; add --threshold 'errors<0.1%%'",
+				render.ErrorList(st.Errors), render.FormatRateWhole(st.TargetRate))
+		}
+	}
+	return ""
+}

@@ -161,3 +161,22 @@ func TestCapacityHelpShowsWhatItTakes(t *testing.T) {
 		}
 	}
 }
+
+func TestUnboundedErrors(t *testing.T) {
+	failing := []stats.Result{{TargetRate: 100, Errors: stats.Errors{Status: 100}, StepResult: &stats.StepResult{Passed: true}}}
+	for _, tc := range []struct {
+		name  string
+		slo   []string
+		steps []stats.Result
+		warn  bool
+	}{
+		{"no error bound, errors", []string{"p99<50ms"}, failing, true},
+		{"an errors bound", []string{"p99<50ms", "errors<0.1%"}, failing, false},
+		{"a status bound", []string{"status_5xx==0"}, failing, false},
+		{"no errors", []string{"p99<50ms"}, []stats.Result{{TargetRate: 100, StepResult: &stats.StepResult{Passed: true}}}, false},
+	} {
+		if got := unboundedErrors(tc.slo, tc.steps); (got != "") != tc.warn {
+			t.Errorf("%s: warning %q, want one: %v", tc.name, got, tc.warn)
+		}
+	}
+}
