@@ -3,10 +3,12 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-p DEPTH] [-o OUT.md] [-g CHART.svg]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-o OUT.md] [-g CHART.svg]
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
 # bombardier, vegeta (see bench_command in scripts/lib.sh).
+# -T THREADS runs pummel, wrk and h2load with that many threads (default 1):
+# -T 16 -c 1024 is the framework authors' -t16 -c1024, all on CPU 0 here.
 # -p DEPTH adds a pipelined comparison at each connection count: pummel
 # --pipeline DEPTH (both transports) against wrk with
 # scripts/lua/pipeline.lua at the same depth, and checks that `pummel -n`
@@ -47,9 +49,9 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-while getopts "r:c:d:t:p:o:g:" opt; do
+while getopts "r:c:d:t:T:p:o:g:" opt; do
   case $opt in
-    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
+    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done

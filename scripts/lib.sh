@@ -86,19 +86,20 @@ bench_next_url() {
 # event loop), pummel-goroutine (its goroutine transport), wrk, ab, hey,
 # h2load, bombardier, vegeta, or pummel-pipeline, pummel-goroutine-pipeline
 # and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua).
+# $threads (default 1) is the threads of pummel, wrk and h2load.
 # PUMMEL replaces $pummel in what is printed. Pipelined runs get a 30 s
 # timeout: at 10,000 connections and depth 16, 160,000 requests wait in
 # line, about 2 s at nginx's rate, which the default 2 s timeout would turn
 # into timeouts (pummel then reopens the connection, wrk only counts them).
 bench_command() {
-  local c=$2 bin=${3:-$pummel} lua=$PWD/scripts/lua/pipeline.lua
+  local c=$2 bin=${3:-$pummel} lua=$PWD/scripts/lua/pipeline.lua t=${threads:-1}
   case $1 in
-    pummel) echo "$bin -q -t1 -c$c -d${dur}s $url" ;;
-    pummel-goroutine) echo "$bin -q -t1 -c$c -d${dur}s --engine goroutine $url" ;;
-    wrk) echo "wrk -t1 -c$c -d${dur}s $url" ;;
+    pummel) echo "$bin -q -t$t -c$c -d${dur}s $url" ;;
+    pummel-goroutine) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine $url" ;;
+    wrk) echo "wrk -t$t -c$c -d${dur}s $url" ;;
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
-    h2load) echo "h2load --h1 -t1 -c$c -D$dur $url" ;;
+    h2load) echo "h2load --h1 -t$t -c$c -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
     pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
