@@ -76,6 +76,10 @@ func TestNoAllocationPerRequest(t *testing.T) {
 	}
 }
 
+// samplerAllowance is how many allocations the sampler and the runtime
+// may make in the test's window (about a second), whatever the requests.
+const samplerAllowance = 100
+
 func checkNoAllocation(t *testing.T, engine string, logged bool) {
 	u := builtinTarget(t)
 	type sample struct{ requests, mallocs uint64 }
@@ -96,10 +100,13 @@ func checkNoAllocation(t *testing.T, engine string, logged bool) {
 		t.Fatalf("%d progress reports, want at least 4", len(samples))
 	}
 	first, last := samples[1], samples[len(samples)-2]
-	requests := last.requests - first.requests
-	perRequest := float64(last.mallocs-first.mallocs) / float64(requests)
-	if requests < 1000 || perRequest > 0.01 {
-		t.Errorf("%d allocations for %d requests, want none per request", last.mallocs-first.mallocs, requests)
+	requests, mallocs := last.requests-first.requests, last.mallocs-first.mallocs
+	// The sampler's few dozen allocations a second are a fixed allowance:
+	// under -race the window holds only a few thousand requests, and they
+	// alone once made 50 allocations for 4,371 requests look like 0.011
+	// per request. One allocation on any request's path makes thousands.
+	if requests < 1000 || mallocs > samplerAllowance+requests/100 {
+		t.Errorf("%d allocations for %d requests, want none per request", mallocs, requests)
 	}
 	if logged && cfg.RequestLog.Dropped() > 0 {
 		t.Logf("%d log lines dropped", cfg.RequestLog.Dropped())
