@@ -93,6 +93,8 @@ func CapacityVerdict(r stats.Result) string {
 	switch {
 	case c.LimitedBy == stats.LimitClient:
 		line += fmt.Sprintf("; the client was the limit above it: %s", c.Why)
+	case c.LimitedBy == stats.LimitRange && c.PassRate != nil && *c.PassRate < c.Search.To:
+		line += fmt.Sprintf("; every rate tried passed, and --max-steps %d ended the search below --to %s req/s", c.Search.MaxSteps, FormatRateWhole(c.Search.To))
 	case c.LimitedBy == stats.LimitRange:
 		line += fmt.Sprintf("; every rate tried up to %s req/s passed", FormatRateWhole(c.Search.To))
 	case c.FailRate != nil:
