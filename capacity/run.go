@@ -50,6 +50,9 @@ var ErrNoResponse = errors.New("the server did not answer one request")
 type Outcome struct {
 	// Capacity is the answer; its Search is left to the caller.
 	Capacity stats.Capacity
+	// To is the highest rate the search could try: Settings.To, or the
+	// probe's throughput × 1.5.
+	To float64
 	// Steps are every load run, in order: the probe, the steps, the
 	// confirmation runs.
 	Steps []stats.Result
@@ -62,33 +65,34 @@ type Outcome struct {
 
 // Run carries out the search: the probe (when Settings.To is 0), the
 // steps chosen by Next, each judged by Judge, and the confirmation runs.
-// It returns what it measured so far with an error when a load could not
-// be carried out; ctx ending is not an error (Outcome.Interrupted).
+// When a load cannot be carried out it returns the error with what it
+// measured so far, the answer read from the steps before it; ctx ending
+// is not an error (Outcome.Interrupted).
 func (s *Search) Run(ctx context.Context) (Outcome, error) {
-	var out Outcome
-	if s.To == 0 {
-		probe, err := s.load(ctx, &out, Load{}, stats.VerdictProbe)
+	out := Outcome{To: s.To}
+	if out.To == 0 {
+		probe, _, err := s.load(ctx, &out, Load{}, nil)
 		if err != nil || out.Interrupted {
 			return out, err
 		}
-		s.To = max(probe.RequestsPerS*1.5, s.From)
+		out.To = max(probe.RequestsPerS*1.5, s.From)
 	}
+	settings := s.Settings
+	settings.To = out.To
 	var tried []Tried
 	byRate := map[float64]stats.Result{}
 	var baseP50 float64
+	var err error
 	for {
-		rate, ok := Next(s.Settings, tried)
+		rate, ok := Next(settings, tried)
 		if !ok {
 			break
 		}
-		res, err := s.step(ctx, &out, Load{Rate: rate}, baseP50)
-		if err != nil {
-			return out, err
-		}
-		if out.Interrupted {
+		var res stats.Result
+		var v Verdict
+		if res, v, err = s.step(ctx, &out, Load{Rate: rate}, baseP50); err != nil || out.Interrupted {
 			break
 		}
-		v := verdictOf(res)
 		if v == Pass && baseP50 == 0 && res.LatencyUncorrected != nil {
 			baseP50 = res.LatencyUncorrected.P50
 		}
@@ -99,13 +103,14 @@ func (s *Search) Run(ctx context.Context) (Outcome, error) {
 	if len(out.Steps) > 0 {
 		out.Final = out.Steps[len(out.Steps)-1]
 	}
-	if b := BracketOf(tried); b.Pass > 0 {
+	b := BracketOf(tried)
+	if b.Pass > 0 {
 		out.Final = byRate[b.Pass]
-		if s.Confirm && !out.Interrupted {
-			return out, s.confirm(ctx, &out, b.Pass, baseP50)
-		}
 	}
-	return out, nil
+	if b.Pass > 0 && s.Confirm && err == nil && !out.Interrupted {
+		err = s.confirm(ctx, &out, b.Pass, baseP50)
+	}
+	return out, err
 }
 
 // answer reads the capacity from the steps tried.
@@ -140,12 +145,12 @@ func (s *Search) answer(tried []Tried, byRate map[float64]stats.Result) stats.Ca
 // and so on, MaxConfirmations times at most.
 func (s *Search) confirm(ctx context.Context, out *Outcome, rate, baseP50 float64) error {
 	for range MaxConfirmations {
-		res, err := s.step(ctx, out, Load{Rate: rate, Confirm: true}, baseP50)
+		res, v, err := s.step(ctx, out, Load{Rate: rate, Confirm: true}, baseP50)
 		if err != nil || out.Interrupted {
 			return err
 		}
 		out.Final = res
-		if verdictOf(res) == Pass {
+		if v == Pass {
 			out.Capacity.Rate, out.Capacity.Confirmed = ptr(rate), true
 			return nil
 		}
@@ -157,68 +162,60 @@ func (s *Search) confirm(ctx context.Context, out *Outcome, rate, baseP50 float6
 }
 
 // step runs one open-loop load and judges it.
-func (s *Search) step(ctx context.Context, out *Outcome, l Load, baseP50 float64) (stats.Result, error) {
-	return s.loadJudged(ctx, out, l, func(res stats.Result) stats.StepResult {
-		j := Judge(res, s.SLO, s.Connections, baseP50)
-		sr := stats.StepResult{Verdict: verdictNames[j.Verdict], Passed: j.Verdict == Pass, Failed: j.Failed, Why: j.Why}
-		if l.Confirm {
-			sr.Verdict = stats.VerdictNotConfirmed
-			if sr.Passed {
-				sr.Verdict = stats.VerdictConfirmed
-			}
-		}
-		return sr
-	})
+func (s *Search) step(ctx context.Context, out *Outcome, l Load, baseP50 float64) (stats.Result, Verdict, error) {
+	return s.load(ctx, out, l, func(res stats.Result) Judgement { return Judge(res, s.SLO, s.Connections, baseP50) })
 }
 
-// load runs the probe.
-func (s *Search) load(ctx context.Context, out *Outcome, l Load, verdict string) (stats.Result, error) {
-	return s.loadJudged(ctx, out, l, func(stats.Result) stats.StepResult { return stats.StepResult{Verdict: verdict} })
-}
-
-// loadJudged rests the server (after the first load), runs l, judges it
-// and keeps it.
-func (s *Search) loadJudged(ctx context.Context, out *Outcome, l Load, judge func(stats.Result) stats.StepResult) (stats.Result, error) {
+// load rests the server (after the first load), runs l, judges it (a
+// nil judge: the probe, which is not judged) and keeps it, reporting it
+// to Done.
+func (s *Search) load(ctx context.Context, out *Outcome, l Load, judge func(stats.Result) Judgement) (stats.Result, Verdict, error) {
 	if len(out.Steps) > 0 && s.Rest != nil {
 		if err := s.Rest(ctx); err != nil {
 			out.Interrupted = ctx.Err() != nil
-			return stats.Result{}, ignoreCancel(ctx, err)
+			return stats.Result{}, Fail, ignoreCancel(ctx, err)
 		}
 	}
 	res, err := s.Measure(ctx, l)
 	if err != nil {
 		out.Interrupted = ctx.Err() != nil
-		return res, ignoreCancel(ctx, err)
+		return res, Fail, ignoreCancel(ctx, err)
 	}
 	if res.Requests == 0 && len(out.Steps) == 0 {
-		return res, fmt.Errorf("%w (errors: %s)", ErrNoResponse, render.ErrorList(res.Errors))
+		return res, Fail, fmt.Errorf("%w (errors: %s)", ErrNoResponse, render.ErrorList(res.Errors))
 	}
-	sr := judge(res)
+	j := Judgement{Verdict: Fail}
+	sr := stats.StepResult{Verdict: stats.VerdictProbe}
+	if judge != nil {
+		j = judge(res)
+		sr = stats.StepResult{Verdict: stepVerdict(j.Verdict, l.Confirm), Passed: j.Verdict == Pass, Failed: j.Failed, Why: j.Why}
+	}
 	if res.Interrupted || ctx.Err() != nil { // cut short: its figures judge nothing
 		out.Interrupted = true
-		sr = stats.StepResult{Verdict: stats.VerdictInterrupted}
+		j, sr = Judgement{Verdict: Fail}, stats.StepResult{Verdict: stats.VerdictInterrupted}
 	}
 	res.StepResult = &sr
 	out.Steps = append(out.Steps, res)
 	if s.Done != nil {
 		s.Done(res)
 	}
-	return res, nil
+	return res, j.Verdict, nil
 }
 
-var verdictNames = map[Verdict]string{Pass: stats.VerdictPass, Fail: stats.VerdictFail, ClientLimited: stats.VerdictClientLimited}
-
-// verdictOf reads a judged step's verdict back.
-func verdictOf(res stats.Result) Verdict {
+// stepVerdict names a step's verdict in results: a confirmation run's as
+// confirmed or not.
+func stepVerdict(v Verdict, confirm bool) string {
 	switch {
-	case res.StepResult == nil:
-		return Fail
-	case res.Passed:
-		return Pass
-	case res.Verdict == stats.VerdictClientLimited:
-		return ClientLimited
+	case confirm && v == Pass:
+		return stats.VerdictConfirmed
+	case confirm:
+		return stats.VerdictNotConfirmed
+	case v == Pass:
+		return stats.VerdictPass
+	case v == ClientLimited:
+		return stats.VerdictClientLimited
 	}
-	return Fail
+	return stats.VerdictFail
 }
 
 func ignoreCancel(ctx context.Context, err error) error {

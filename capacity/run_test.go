@@ -117,3 +117,22 @@ func deref(f *float64) any {
 	}
 	return *f
 }
+
+// TestRunKeepsTheStepsWhenALoadFails: a server gone mid-search ends it
+// with the load's error, and the steps measured before it are kept with
+// the answer they allow.
+func TestRunKeepsTheStepsWhenALoadFails(t *testing.T) {
+	gone := errors.New("cannot connect to the target")
+	m := &model{capacity: 500}
+	s := Search{Settings: Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64, Confirm: true,
+		Measure: func(ctx context.Context, l Load) (stats.Result, error) {
+			if len(m.loads) == 3 {
+				return stats.Result{}, gone
+			}
+			return m.measure(ctx, l)
+		}}
+	out, err := s.Run(context.Background())
+	if !errors.Is(err, gone) || len(out.Steps) != 3 || out.Capacity.Rate == nil || *out.Capacity.Rate != 40 || out.To != 1000 {
+		t.Errorf("Run = %d steps, capacity %v, to %g, %v; want 3 steps, 40, 1000 and the load's error", len(out.Steps), deref(out.Capacity.Rate), out.To, err)
+	}
+}

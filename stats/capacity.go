@@ -24,6 +24,10 @@ type Capacity struct {
 	// Why says, in words, why the step at FailRate (or the client-limited
 	// step) failed: "p99 212ms >= 50ms".
 	Why string `json:"why,omitempty"`
+	// Stopped says why a search ended before its answer, when a load
+	// could not be carried out ("cannot connect to the target"): the
+	// figures are then those of the steps before it.
+	Stopped string `json:"stopped,omitempty"`
 	// Search is how the search was set up.
 	Search Search `json:"search"`
 }

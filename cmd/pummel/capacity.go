@@ -156,7 +156,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err := raiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
-	cfg.Duration, cfg.Warmup = time.Duration(search.StepS*float64(time.Second)), time.Duration(search.StepWarmupS*float64(time.Second))
+	cfg.Duration, cfg.Warmup = seconds(search.StepS), seconds(search.StepWarmupS)
 	l.shape = l.rec.recordedConfig(cfg)
 	l.header = func(w io.Writer) error { return render.WriteCapacityHeader(w, l.shape, exprTexts(slo), search) }
 	run := &capacityRun{loader: l, cfg: cfg, search: search, progress: newProgress(l.stderr, l.progress)}
@@ -165,7 +165,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	body := func(ctx context.Context, w *measure.Watch) (stats.Result, error) {
 		run.watch = w
 		out, err := s.Run(ctx)
-		run.search.To = s.To // the probe's bound, if it set it
+		run.search.To = out.To // the probe's bound, if it set it
 		return run.result(out, err)
 	}
 	var res stats.Result
@@ -175,9 +175,10 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 		res, err = l.watched(c.Context, plan, body)
 	}
 	run.progress.clear()
-	if err != nil {
+	if err != nil && res.Capacity == nil {
 		return err
 	}
+	stopped := err // the steps before a load that could not be carried out are written all the same
 	res.Config = l.rec.sentConfig(l.shape, res.Config)
 	for i := range res.Steps { // each ran the load the result's config describes, at its own rate
 		res.Steps[i].Config = stats.Config{}
@@ -190,7 +191,11 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 		}
 	}
 	res.Thresholds = threshold.Check(slo, res)
-	return capacityExit(res, errors.Join(l.writeCapacity(outs, res), l.scriptDone(cfg, res)))
+	written := errors.Join(l.writeCapacity(outs, res), l.scriptDone(cfg, res))
+	if stopped != nil {
+		return errors.Join(stopped, written)
+	}
+	return capacityExit(res, written)
 }
 
 // capacityRun carries out the loads of one search over one watch.
@@ -253,8 +258,13 @@ func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, err
 	if w := unboundedErrors(c.Thresholds, out.Steps); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if errors.Is(err, capacity.ErrNoResponse) {
-		return res, exitError{exitFailed, "the search could not be carried out: " + err.Error()}
+	switch {
+	case errors.Is(err, capacity.ErrNoResponse):
+		return stats.Result{}, exitError{exitFailed, "the search could not be carried out: " + err.Error()}
+	case err != nil && len(out.Steps) == 0:
+		return stats.Result{}, err
+	case err != nil:
+		c.Stopped = err.Error()
 	}
 	return res, err
 }

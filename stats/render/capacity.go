@@ -73,6 +73,12 @@ func CapacityVerdict(r stats.Result) string {
 		return ""
 	}
 	slo := strings.Join(c.Thresholds, ", ")
+	if c.Stopped != "" {
+		if c.PassRate == nil {
+			return fmt.Sprintf("Capacity: unknown: the search stopped after %d steps: %s", len(r.Steps), c.Stopped)
+		}
+		return fmt.Sprintf("Capacity: the search stopped after %d steps: %s; at least %s req/s within %s passed before", len(r.Steps), c.Stopped, FormatRateWhole(*c.PassRate), slo)
+	}
 	if r.Interrupted {
 		if c.PassRate == nil {
 			return "Capacity: unknown: interrupted before any rate passed " + slo

@@ -34,6 +34,9 @@ func TestCapacityVerdict(t *testing.T) {
 			"Capacity: no rate from 10 req/s met p99<50ms, errors<0.1%: p99 80.00ms >= 50ms"},
 		{"interrupted", stats.Result{Interrupted: true, Capacity: &stats.Capacity{Rate: f(40), PassRate: f(40), LimitedBy: stats.LimitRange, Thresholds: slo, Search: search}},
 			"Capacity: interrupted: at least 40 req/s within p99<50ms, errors<0.1%, the highest rate that passed before"},
+		{"stopped", stats.Result{Steps: make([]stats.Result, 3), Capacity: &stats.Capacity{Rate: f(40), PassRate: f(40), LimitedBy: stats.LimitRange, Thresholds: slo,
+			Stopped: "cannot connect to the target", Search: search}},
+			"Capacity: the search stopped after 3 steps: cannot connect to the target; at least 40 req/s within p99<50ms, errors<0.1% passed before"},
 		{"no search", stats.Result{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
