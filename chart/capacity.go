@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -16,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
 )
 
 // Capacity draws a capacity search (`pummel capacity -o capacity.json`)
@@ -125,22 +124,17 @@ type latencyBound struct {
 	ms   float64
 }
 
-// latencyThreshold matches a latency threshold as the SLO writes it.
-var latencyThreshold = regexp.MustCompile(`^\s*(p[0-9.]+|min|mean|max)\s*<=?\s*([0-9.]+\s*(?:ns|us|µs|ms|s|m|h))\s*$`)
-
 // latencyBounds reads the latency thresholds among the SLO's.
 func latencyBounds(slo []string) []latencyBound {
 	var out []latencyBound
-	for _, s := range slo {
-		m := latencyThreshold.FindStringSubmatch(s)
-		if m == nil {
+	for _, text := range slo {
+		e, err := threshold.Parse(text)
+		if err != nil {
 			continue
 		}
-		d, err := time.ParseDuration(m[2])
-		if err != nil || d <= 0 {
-			continue
+		if us, ok := e.LatencyBound(); ok {
+			out = append(out, latencyBound{expr: text, ms: us / 1e3})
 		}
-		out = append(out, latencyBound{expr: s, ms: float64(d) / float64(time.Millisecond)})
 	}
 	return out
 }

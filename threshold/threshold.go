@@ -218,3 +218,13 @@ func (e Expr) Why(t stats.Threshold) string {
 	}
 	return name + " " + t.Value + " " + negations[e.op] + " " + bound
 }
+
+// LatencyBound is the upper bound, in microseconds, that e sets on a
+// response-time figure ("p99<50ms": 50,000); ok is false for any other
+// threshold.
+func (e Expr) LatencyBound() (us float64, ok bool) {
+	if !e.fig.Latency || (e.op != "<" && e.op != "<=") {
+		return 0, false
+	}
+	return e.bound * e.scale, true
+}

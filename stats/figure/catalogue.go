@@ -11,7 +11,7 @@ import (
 )
 
 func latency(name string, pick func(stats.Latency) float64) Figure {
-	return Figure{Name: name, Unit: Time, read: func(r stats.Result) (float64, bool) {
+	return Figure{Name: name, Unit: Time, Latency: true, read: func(r stats.Result) (float64, bool) {
 		if r.Latency == nil {
 			return 0, false
 		}

@@ -54,6 +54,9 @@ type Figure struct {
 	HigherIsBetter bool
 	// Need says what the figure needs beyond the load.
 	Need Need
+	// Latency is true for the response-time figures (p50 … max), which a
+	// latency chart can draw a bound of.
+	Latency bool
 	// read reads the figure from one run's result; false when it lacks
 	// the figure.
 	read func(stats.Result) (float64, bool)
