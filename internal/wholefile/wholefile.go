@@ -73,7 +73,7 @@ func replace(path string, write func(io.Writer) error) (err error) {
 // is not a regular one: a FIFO's reader gets it as it is written, a
 // device takes it. Nothing there can be kept whole, nor synced.
 func stream(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openStream(path)
 	if err != nil {
 		return unwrapPath(err)
 	}
@@ -97,7 +97,7 @@ func stream(path string, write func(io.Writer) error) error {
 func Resolve(path string) (target string, regular bool, err error) {
 	fi, err := os.Stat(path)
 	switch {
-	case err == nil && !fi.Mode().IsRegular():
+	case err == nil && (!fi.Mode().IsRegular() || isStdio(fi)):
 		return path, false, nil
 	case err == nil:
 		target, err = filepath.EvalSymlinks(path)
@@ -184,4 +184,36 @@ func unwrapPath(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// isStdio reports whether fi is the file this process's stdout or stderr
+// is: /dev/stdout redirected to a file, or a link to it. Replacing it
+// would unlink what the shell redirected into, so it is written into.
+func isStdio(fi os.FileInfo) bool {
+	for _, f := range []*os.File{os.Stdout, os.Stderr} {
+		if sfi, err := f.Stat(); err == nil && os.SameFile(fi, sfi) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoReader is returned for a FIFO that no process reads: opening it to
+// write would wait for one forever.
+var ErrNoReader = errors.New("no process reads this FIFO")
+
+// openStream opens path to write, appending: a descriptor of the process
+// reopened by its path (/dev/stdout redirected to a file) keeps what it
+// holds. It opens without blocking, so that a FIFO without a reader is
+// ErrNoReader at once, then writes blocking (Fd sets it so).
+func openStream(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, ErrNoReader
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.Fd()
+	return f, nil
 }

@@ -143,7 +143,13 @@ func TestWriteIntoAFIFO(t *testing.T) {
 		}
 		read <- string(b)
 	}()
-	if err := Write(fifo, writeString("streamed result")); err != nil {
+	// Until the reader's goroutine opens the FIFO, Write finds none.
+	err := Write(fifo, writeString("streamed result"))
+	for deadline := time.Now().Add(10 * time.Second); errors.Is(err, ErrNoReader) && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+		err = Write(fifo, writeString("streamed result"))
+	}
+	if err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	select {
@@ -219,5 +225,49 @@ func TestResolveRefusesALinkLoop(t *testing.T) {
 	}
 	if err := Write(a, writeString("x")); !errors.Is(err, syscall.ELOOP) {
 		t.Errorf("Write through a loop of links: %v, want ELOOP", err)
+	}
+}
+
+// TestWriteIntoAFIFOWithoutReader: a FIFO nobody reads is an error at
+// once, not a wait for ever.
+func TestWriteIntoAFIFOWithoutReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "result.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := Write(fifo, writeString("lost")); !errors.Is(err, ErrNoReader) {
+		t.Errorf("Write = %v, want %v", err, ErrNoReader)
+	}
+}
+
+// TestWriteIntoStdoutRedirectedToAFile: a path to the file stdout is
+// redirected into (appending), here through a link as r.json ->
+// /dev/stdout would be, is written into, never replaced: what it held
+// stays, and it is the same file.
+func TestWriteIntoStdoutRedirectedToAFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.txt")
+	if err := os.WriteFile(out, []byte("before\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdout
+	os.Stdout = f
+	defer func() { os.Stdout = saved }()
+	link := filepath.Join(t.TempDir(), "r.json")
+	if err := os.Symlink(out, link); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(out)
+	if err := Write(link, writeString("result\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	after, _ := os.Stat(out)
+	if string(got) != "before\nresult\n" || !os.SameFile(before, after) {
+		t.Errorf("stdout's file holds %q (same file: %v), want the result appended to it", got, os.SameFile(before, after))
 	}
 }
