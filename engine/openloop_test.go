@@ -226,6 +226,30 @@ func TestAnOverloadedOpenLoopEndsAtItsDurationAndSleeps(t *testing.T) {
 			if res.Requests == 0 || res.ScheduleLag == nil || res.ScheduleLag.LateSends == 0 {
 				t.Errorf("%d responses, lag %+v: the late sends should be measured", res.Requests, res.ScheduleLag)
 			}
+			// No backlog past -d (tooLate): what the server got is what
+			// was counted, and the run ended once those were answered.
+			if got, counted := srv.Requests(), res.Requests+res.Errors.Total(); got != counted {
+				t.Errorf("the server got %d requests, the result counts %d", got, counted)
+			}
+			if took > d+delay+500*time.Millisecond {
+				t.Errorf("a %v run took %v: it sent a backlog past -d", d, took)
+			}
+		})
+	}
+}
+
+// TestAStallAtTheEndOfAnOpenLoopIsCounted: a server that stops answering
+// shortly before -d leaves requests in flight; each is counted once, a
+// timeout, not abandoned as if it had never been sent.
+func TestAStallAtTheEndOfAnOpenLoopIsCounted(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{StallAfter: 150})
+			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{100}, Duration: 2 * time.Second, Timeout: 500 * time.Millisecond,
+				Connections: 4, Threads: 1})
+			if got, counted := srv.Requests(), res.Requests+res.Errors.Total(); got != counted || res.Errors.Timeout == 0 {
+				t.Errorf("the server got %d requests, the result counts %d (%d timeouts): stalled requests must be counted", got, counted, res.Errors.Timeout)
+			}
 		})
 	}
 }

@@ -260,11 +260,11 @@ func (r *load) timeLimit() time.Duration {
 	if r.sched != nil {
 		// Once the schedule is over, a request starts only if it is
 		// less than deadlineSlack (a quarter of --timeout, at most 1 s)
-		// late (tooLate), and the requests in flight get that long to
-		// end: then they are abandoned, as in closed loop. A server
-		// that keeps up answers the last requests within it, so a stage
-		// keeps its R × d responses.
-		return r.sched.end + r.deadlineSlack
+		// late (tooLate), so a client that fell behind sends no backlog
+		// past -d. The requests in flight get their --timeout: a server
+		// that stalled at the end shows them as timeouts, never as
+		// requests that vanished. The run ends as soon as none is left.
+		return r.sched.end + r.cfg.Timeout + r.deadlineSlack
 	}
 	if r.cfg.Duration == 0 {
 		return 0
