@@ -156,6 +156,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err := raiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
+	raiseProcs(cfg.Threads)
 	cfg.Duration, cfg.Warmup = seconds(search.StepS), seconds(search.StepWarmupS)
 	l.shape = l.rec.recordedConfig(cfg)
 	l.header = func(w io.Writer) error { return render.WriteCapacityHeader(w, l.shape, exprTexts(slo), search) }

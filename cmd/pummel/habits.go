@@ -82,6 +82,9 @@ func hasFlag(flags []cli.Flag, name string) bool {
 func nearestFlag(name string, flags []cli.Flag) string {
 	best, bestDistance := "", min(2, len(name)/3)
 	for _, f := range flags {
+		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
+			continue // a flag the command parses only to refuse it
+		}
 		for _, candidate := range f.Names() {
 			if len(candidate) < 2 {
 				continue

@@ -143,6 +143,9 @@ func (l *loader) load(c *cli.Context) error {
 	progress.clear()
 	logErr := requests.finish(&res)
 	if err != nil {
+		if logErr != nil { // the load's error decides the exit; the log's is said too
+			fmt.Fprintf(l.stderr, "pummel: %s\n", l.rec.text(logErr.Error()))
+		}
 		return err
 	}
 	res.Config = l.rec.sentConfig(l.shape, res.Config)

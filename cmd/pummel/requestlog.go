@@ -52,13 +52,14 @@ func (r *requestLog) finish(res *stats.Result) error {
 		return nil
 	}
 	r.log.Close()
-	err := <-r.written
+	if err := <-r.written; err != nil {
+		// The file was not written (or not whole): it holds no lines,
+		// and the error, not a count, says why.
+		return fmt.Errorf("writing --log-requests %s: %w", r.path, err)
+	}
 	res.RequestLog = &stats.RequestLog{Lines: r.log.Lines(), Dropped: r.log.Dropped()}
 	if n := r.log.Dropped(); n > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("--log-requests dropped %d lines: writing %s fell behind the load, which did not wait for it", n, r.path))
-	}
-	if err != nil {
-		return fmt.Errorf("writing --log-requests %s: %w", r.path, err)
 	}
 	return nil
 }
