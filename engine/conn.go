@@ -151,7 +151,7 @@ const (
 func (c *conn) respond(now time.Time) (closing bool) {
 	scriptErr := ""
 	if c.worker.script != nil { // first, so that the response's log line shows its error
-		scriptErr = c.scriptResponse(c.p.status)
+		scriptErr = c.scriptResponse(c.t.phase, c.p.status, c.p.body)
 	}
 	c.complete(now, scriptErr)
 	c.inflight--
@@ -222,19 +222,26 @@ func (c *conn) unsolicited() {
 	c.record(fail(record.Read, causeUnsolicited), 1)
 }
 
-// complete records one response. Its latency runs from the batch's send,
-// or in open loop from the ticket's intended send time. scriptErr is the
+// complete records the response the parser just read. scriptErr is the
 // error the script's response() made of it, counted already.
 func (c *conn) complete(now time.Time, scriptErr string) {
-	status := c.p.status
-	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.load.start), Status: status,
+	c.recordResponse(&c.t, c.sent, now, c.p.status, c.p.body, scriptErr)
+}
+
+// recordResponse records one response to a request of ticket t (one
+// protocol's request or stream), written at sent. Its latency runs from
+// sent, or in open loop from the ticket's intended send time. This and
+// recordFailure are the counting rule's two ends: every request written
+// ends in exactly one of them.
+func (c *conn) recordResponse(t *ticket, sent, now time.Time, status int, body []byte, scriptErr string) {
+	o := record.Outcome{Latency: now.Sub(sent), Sent: sent.Sub(c.load.start), Status: status,
 		Rejected: c.load.rejects(status)}
-	if !c.t.due.IsZero() {
-		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(c.t.due), c.sent.Sub(c.t.due)
+	if !t.due.IsZero() {
+		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(t.due), sent.Sub(t.due)
 	}
 	c.served++
 	c.backoff = 0
-	if c.t.phase == warmupPhase {
+	if t.phase == warmupPhase {
 		c.worker.warm.Add(1)
 	} else {
 		c.worker.done.Add(1)
@@ -243,28 +250,33 @@ func (c *conn) complete(now time.Time, scriptErr string) {
 	// class only.
 	why := ""
 	if c.load.cfg.Checks.active() && !o.Rejected {
-		if why = c.load.cfg.Checks.check(status, c.p.body); why != "" {
-			c.worker.addError(c.t.phase, record.Validation, why)
+		if why = c.load.cfg.Checks.check(status, body); why != "" {
+			c.worker.addError(t.phase, record.Validation, why)
 		}
 	}
 	var line requestlog.Record
-	if c.logging(c.t.phase) {
-		line = c.responseLine(&o, cmp.Or(why, scriptErr))
+	if c.logging(t.phase) {
+		line = c.responseLine(&o, sent, cmp.Or(why, scriptErr))
 	}
-	c.takeBytes()
+	c.takeBytes(t.phase)
 	c.out.add(c.worker, o, line, now)
 }
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
-	c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
-	c.takeBytes()
+	c.recordFailure(c.t.phase, c.sent, f, n)
 }
 
-// takeBytes moves the wire's byte counts into the batch of the ticket's
-// phase.
-func (c *conn) takeBytes() {
-	c.out.enter(c.worker, c.t.phase)
+// recordFailure counts n requests of phase, written at sent, that failed
+// alike with f.
+func (c *conn) recordFailure(phase int, sent time.Time, f failure, n int) {
+	c.addFailed(phase, f.class, f.cause, n, sent)
+	c.takeBytes(phase)
+}
+
+// takeBytes moves the wire's byte counts into the batch of phase.
+func (c *conn) takeBytes(phase int) {
+	c.out.enter(c.worker, phase)
 	c.out.batch.AddBytes(c.bytesIn, c.bytesOut)
 	c.bytesIn, c.bytesOut = 0, 0
 }

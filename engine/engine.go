@@ -8,7 +8,7 @@
 // counted once, as a response or as an error of one class. It has two
 // transports behind one contract (transport.go): the event loop
 // (loop_linux.go, loops_linux.go) and a goroutine per connection
-// (streams.go, stream.go), which frame responses with one parser
+// (goroutines.go, goconn.go), which frame responses with one parser
 // (parse.go) and count outcomes alike (conn.go).
 //
 // It never parses flags or plans, never watches the server under test

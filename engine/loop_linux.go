@@ -277,7 +277,7 @@ func (l *loop) dispatch() {
 func (l *loop) finish() {
 	for _, c := range l.conns {
 		c.shut()
-		c.takeBytes()
+		c.takeBytes(c.t.phase)
 	}
 	l.out.flush(l.worker)
 	l.close()

@@ -39,8 +39,8 @@ func (c *conn) line(sent time.Time) requestlog.Record {
 }
 
 // responseLine is the log line of response o; why is a check's failure.
-func (c *conn) responseLine(o *record.Outcome, why string) requestlog.Record {
-	l := c.line(c.sent)
+func (c *conn) responseLine(o *record.Outcome, sent time.Time, why string) requestlog.Record {
+	l := c.line(sent)
 	l.Status = uint16(min(max(o.Status, 0), math.MaxUint16))
 	l.Latency, l.Uncorrected = o.Latency, o.Uncorrected
 	switch {

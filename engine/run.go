@@ -89,10 +89,10 @@ func (r *load) stopped() bool { return r.halted.Load() }
 //   - the event loop: each loop's eventfd is written (loop.wake), its
 //     epoll_wait returns, and the loop stops before waiting again;
 //   - the goroutine transport: every live connection's deadline is set
-//     in the past (streams.halt), so that a blocked read or write fails at
+//     in the past (goroutines.halt), so that a blocked read or write fails at
 //     once, and a connection dialed after the stop is refused
-//     (streams.register). Two paths would not see that deadline, so each
-//     checks halted itself (stream.go): a connection moves its deadline
+//     (goroutines.register). Two paths would not see that deadline, so each
+//     checks halted itself (goconn.go): a connection moves its deadline
 //     forward before each request, which could overwrite the past one, so
 //     it checks halted after moving it; and a response's first read may be
 //     a direct system call that ignores deadlines (wire.direct), so it is

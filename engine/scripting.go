@@ -171,18 +171,18 @@ func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
 
 // scriptResponse hands a response to the script's response(), and
 // returns the error it counted, if any.
-func (c *conn) scriptResponse(status int) string {
+func (c *conn) scriptResponse(phase, status int, body []byte) string {
 	s := c.worker.script
 	if !s.thread.WantsResponse() {
 		return ""
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.sc.headers, c.p.body)
+	err := s.thread.Response(status, c.sc.headers, body)
 	s.mu.Unlock()
 	if err == nil || errors.Is(err, script.ErrStopped) {
 		return ""
 	}
 	cause := err.Error()
-	c.worker.addError(c.t.phase, record.Validation, cause)
+	c.worker.addError(phase, record.Validation, cause)
 	return cause
 }

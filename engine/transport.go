@@ -57,5 +57,5 @@ func (r *load) newTransport(workers []*worker) transport {
 	if r.cfg.Transport() == EngineLoop {
 		return newLoops(r, workers)
 	}
-	return newStreams(r, workers)
+	return newGoroutines(r, workers)
 }

@@ -33,7 +33,7 @@ import (
 // never seen, and the request waits for its timeout instead of
 // reconnecting. TestAnIdleCloseIsAReconnect catches it. (The transport
 // avoids most of those reads by yielding before them instead; see
-// streamConn.awaitResponse.)
+// goConn.awaitResponse.)
 type wire struct {
 	conn net.Conn
 	// raw is conn's socket for raw system calls, with fd its descriptor;

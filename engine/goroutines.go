@@ -10,22 +10,22 @@ import (
 	"time"
 )
 
-// streams is the goroutine transport: a goroutine per connection, each
+// goroutines is the goroutine transport: a goroutine per connection, each
 // blocking in its own reads and writes through Go's net package. It serves
 // TLS, an injected Config.Dial and systems without the event loop.
-type streams struct {
+type goroutines struct {
 	load  *load
-	conns []*streamConn
+	conns []*goConn
 
 	mu   sync.Mutex            // guards live
 	live map[net.Conn]struct{} // connections to wake when the run stops
 }
 
-func newStreams(r *load, workers []*worker) *streams {
-	t := &streams{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
-	t.conns = make([]*streamConn, r.cfg.Connections)
+func newGoroutines(r *load, workers []*worker) *goroutines {
+	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
+	t.conns = make([]*goConn, r.cfg.Connections)
 	for i := range t.conns {
-		t.conns[i] = newStreamConn(r, workers[i%len(workers)], t)
+		t.conns[i] = newGoConn(r, workers[i%len(workers)], t)
 	}
 	return t
 }
@@ -36,7 +36,7 @@ func newStreams(r *load, workers []*worker) *streams {
 // timeout rather than one per wave of dialers, a dialer whose dial fails
 // before any connection opened stops, and all stop one dial timeout after
 // the first failure.
-func (t *streams) open() error {
+func (t *goroutines) open() error {
 	r := t.load
 	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
@@ -86,7 +86,7 @@ const dialers = 256
 var errStopped = errors.New("the run stopped")
 
 // openFirst dials s's first connection, before the clock starts.
-func (s *streamConn) openFirst(ctx context.Context) error {
+func (s *goConn) openFirst(ctx context.Context) error {
 	t := time.Now()
 	nc, err := s.load.dialer.open(ctx)
 	if err != nil {
@@ -109,7 +109,7 @@ func (s *streamConn) openFirst(ctx context.Context) error {
 // first and wait at a gate, as 10,000 of them started one after another
 // once the clock ran took the first half second of the run to get going.
 // The returned channel is closed when every connection's loop returned.
-func (t *streams) start() <-chan struct{} {
+func (t *goroutines) start() <-chan struct{} {
 	gate, finished := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	for _, c := range t.conns {
@@ -125,7 +125,7 @@ func (t *streams) start() <-chan struct{} {
 
 // halt wakes every blocked read and write with a deadline in the past
 // (the stop rule: load.halt).
-func (t *streams) halt() {
+func (t *goroutines) halt() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for nc := range t.live {
@@ -135,7 +135,7 @@ func (t *streams) halt() {
 
 // register records an open connection; it refuses once the load has
 // stopped, which halt could not wake.
-func (t *streams) register(nc net.Conn) bool {
+func (t *goroutines) register(nc net.Conn) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.load.halted.Load() {
@@ -145,7 +145,7 @@ func (t *streams) register(nc net.Conn) bool {
 	return true
 }
 
-func (t *streams) unregister(nc net.Conn) {
+func (t *goroutines) unregister(nc net.Conn) {
 	t.mu.Lock()
 	delete(t.live, nc)
 	t.mu.Unlock()

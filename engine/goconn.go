@@ -12,13 +12,13 @@ import (
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// streamConn is a connection of the goroutine transport: a goroutine per
+// goConn is a connection of the goroutine transport: a goroutine per
 // connection, reading and writing through a net.Conn (for TLS, an injected
 // Config.Dial, or where there is no event loop). What it reads goes to the
 // shared conn, which counts it.
-type streamConn struct {
+type goConn struct {
 	conn
-	tr   *streams
+	tr   *goroutines
 	own  outbox
 	last lastHeader
 	nc   net.Conn // nil while disconnected
@@ -43,14 +43,14 @@ type streamConn struct {
 // connections are written on again at once and never pay for the look.
 const idlePeek = time.Millisecond
 
-func newStreamConn(r *load, w *worker, tr *streams) *streamConn {
-	s := &streamConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
+func newGoConn(r *load, w *worker, tr *goroutines) *goConn {
+	s := &goConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
 	s.init(r, w, &s.own, &s.last)
 	return s
 }
 
 // loop sends requests until the run stops or runs out of requests.
-func (s *streamConn) loop() {
+func (s *goConn) loop() {
 	defer s.finish()
 	for {
 		t, ok := s.load.next(s.worker)
@@ -69,7 +69,7 @@ func (s *streamConn) loop() {
 
 // exchange sends the requests in hand, on a new connection if need be,
 // and reads their responses.
-func (s *streamConn) exchange() {
+func (s *goConn) exchange() {
 	for retried := false; ; retried = true {
 		start := time.Now()
 		if s.nc == nil {
@@ -111,7 +111,7 @@ func (s *streamConn) exchange() {
 }
 
 // send writes the requests in hand.
-func (s *streamConn) send() error {
+func (s *goConn) send() error {
 	for range s.reps {
 		if err := s.wire.send(s.req); err != nil {
 			return err
@@ -122,7 +122,7 @@ func (s *streamConn) send() error {
 
 // dial opens a connection for the requests in hand; on failure it counts
 // them as connect errors and waits its backoff.
-func (s *streamConn) dial() bool {
+func (s *goConn) dial() bool {
 	f := s.open()
 	if !f.failed() {
 		return true
@@ -137,7 +137,7 @@ func (s *streamConn) dial() bool {
 // await reads until every request in flight has ended. A large body
 // is read through a pooled scratch buffer rather than the connection's
 // small one.
-func (s *streamConn) await() {
+func (s *goConn) await() {
 	for {
 		s.awaitResponse()
 		var sp *[]byte
@@ -164,12 +164,12 @@ func (s *streamConn) await() {
 
 // consume hands n bytes just read to the conn, keeping a partial header
 // for the next read; it reports whether the batch is over.
-func (s *streamConn) consume(b []byte, scratch bool) bool {
+func (s *goConn) consume(b []byte, scratch bool) bool {
 	data := b
 	if !scratch {
 		data = s.buf[:s.carry+len(b)]
 	}
-	m, nx := s.received(data, time.Now(), &streamParsers)
+	m, nx := s.received(data, time.Now(), &goParsers)
 	rest := data[m:]
 	if len(rest) > len(s.buf) {
 		s.buf = make([]byte, min(2*len(rest), 2*maxHeaderSize))
@@ -191,7 +191,7 @@ func (s *streamConn) consume(b []byte, scratch bool) bool {
 }
 
 // readFailed counts a read that failed with requests in flight.
-func (s *streamConn) readFailed(err error) {
+func (s *goConn) readFailed(err error) {
 	defer s.shut()
 	if s.load.stopped() {
 		return // abandoned at the end of the run, not counted (as wrk)
@@ -213,14 +213,14 @@ func (s *streamConn) readFailed(err error) {
 // backOffIfRefused waits the backoff after a connection that failed
 // before any byte of a response: a server that resets every connection as
 // it accepts it is not redialed in a hot loop.
-func (s *streamConn) backOffIfRefused() {
+func (s *goConn) backOffIfRefused() {
 	if s.refused {
 		s.sleep(s.nextBackoff())
 	}
 }
 
-// streamParsers lends the goroutine transport's header parsers.
-var streamParsers headerParsers
+// goParsers lends the goroutine transport's header parsers.
+var goParsers headerParsers
 
 // scratchPool holds the buffers large bodies are read into, so that a
 // large body costs few system calls and no memory per connection.
@@ -234,7 +234,7 @@ var scratchPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return 
 // read): the yield saves a system call per response for a goroutine
 // switch. Readiness is still learnt only by reading, so a close or reset
 // is seen as before.
-func (s *streamConn) awaitResponse() {
+func (s *goConn) awaitResponse() {
 	if s.carry == 0 {
 		runtime.Gosched()
 		// The direct read skips the deadline that stops the load: the
@@ -246,7 +246,7 @@ func (s *streamConn) awaitResponse() {
 // closedWhileIdle looks, without waiting, at a connection that sat idle:
 // a close or reset the server made meanwhile is a reconnect; bytes nobody
 // asked for are an error. It reports whether the connection must go.
-func (s *streamConn) closedWhileIdle() bool {
+func (s *goConn) closedWhileIdle() bool {
 	switch s.wire.peek() {
 	case peekClosed:
 		s.worker.addReconnect(s.t.phase)
@@ -260,7 +260,7 @@ func (s *streamConn) closedWhileIdle() bool {
 
 // moveDeadline makes sure the connection's deadline lies past the
 // timeout of a request sent at start.
-func (s *streamConn) moveDeadline(start time.Time) {
+func (s *goConn) moveDeadline(start time.Time) {
 	if due := start.Add(s.load.cfg.Timeout); s.deadline.Before(due) {
 		s.deadline = due.Add(s.load.deadlineSlack)
 		s.nc.SetDeadline(s.deadline) //nolint:errcheck // a closed conn fails the write that follows
@@ -268,14 +268,14 @@ func (s *streamConn) moveDeadline(start time.Time) {
 }
 
 // takeWire moves the wire's byte counts to the conn.
-func (s *streamConn) takeWire() {
+func (s *goConn) takeWire() {
 	s.bytesIn += s.wire.read
 	s.bytesOut += s.wire.written
 	s.wire.read, s.wire.written = 0, 0
 }
 
 // open dials a fresh connection and registers it with the run.
-func (s *streamConn) open() failure {
+func (s *goConn) open() failure {
 	t := time.Now()
 	nc, err := s.load.dialer.open(s.load.ctx)
 	if err != nil {
@@ -291,14 +291,14 @@ func (s *streamConn) open() failure {
 }
 
 // attach makes nc the connection's socket.
-func (s *streamConn) attach(nc net.Conn) {
+func (s *goConn) attach(nc net.Conn) {
 	s.nc, s.deadline, s.carry, s.idleSince = nc, time.Time{}, 0, time.Now()
 	s.wire.attach(nc)
 	s.attached()
 }
 
 // shut closes the connection, if open.
-func (s *streamConn) shut() {
+func (s *goConn) shut() {
 	if s.nc != nil {
 		s.tr.unregister(s.nc)
 		s.nc.Close()
@@ -308,21 +308,21 @@ func (s *streamConn) shut() {
 }
 
 // sleep waits d, unless the run stops first.
-func (s *streamConn) sleep(d time.Duration) {
+func (s *goConn) sleep(d time.Duration) {
 	s.waitUntil(time.Now().Add(d))
 }
 
 // finish hands the last outcomes to the worker and closes the connection.
-func (s *streamConn) finish() {
+func (s *goConn) finish() {
 	s.shut()
-	s.takeBytes()
+	s.takeBytes(s.t.phase)
 	s.own.flush(s.worker)
 }
 
 // waitUntil sleeps until t (an open-loop request's intended send time, a
 // backoff, a script's delay; zero: no wait); it reports false if the run
 // stopped first.
-func (s *streamConn) waitUntil(t time.Time) bool {
+func (s *goConn) waitUntil(t time.Time) bool {
 	d := time.Until(t)
 	if t.IsZero() || d <= 0 {
 		return !s.load.stopped()
