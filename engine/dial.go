@@ -35,6 +35,9 @@ func newDialer(c *Config) *dialer {
 				d.tls.ServerName = c.URL.Hostname()
 			}
 		}
+		if c.HTTP2 {
+			d.tls.NextProtos = []string{"h2"}
+		}
 	}
 	return d
 }

@@ -15,7 +15,7 @@ import (
 // TLS, an injected Config.Dial and systems without the event loop.
 type goroutines struct {
 	load  *load
-	conns []*goConn
+	conns []goRunner
 
 	mu   sync.Mutex            // guards live
 	live map[net.Conn]struct{} // connections to wake when the run stops
@@ -23,9 +23,13 @@ type goroutines struct {
 
 func newGoroutines(r *load, workers []*worker) *goroutines {
 	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
-	t.conns = make([]*goConn, r.cfg.Connections)
+	t.conns = make([]goRunner, r.cfg.Connections)
 	for i := range t.conns {
-		t.conns[i] = newGoConn(r, workers[i%len(workers)], t)
+		if w := workers[i%len(workers)]; r.cfg.HTTP2 {
+			t.conns[i] = newH2Conn(r, w, t)
+		} else {
+			t.conns[i] = newGoConn(r, w, t)
+		}
 	}
 	return t
 }
@@ -71,9 +75,21 @@ func (t *goroutines) open() error {
 		if r.ctx.Err() != nil {
 			return r.ctx.Err()
 		}
+		if nh := (*NoHTTP2Error)(nil); errors.As(firstErr, &nh) {
+			return nh // the server is there, and speaks another protocol
+		}
 		return fmt.Errorf("%w: %s: %w", ErrUnreachable, r.dialer.address, firstErr)
 	}
 	return nil
+}
+
+// goRunner is a connection of the goroutine transport: HTTP/1.1's goConn
+// or HTTP/2's h2Conn.
+type goRunner interface {
+	// openFirst opens the connection before the clock starts.
+	openFirst(ctx context.Context) error
+	// loop sends requests until the run stops or runs out of them.
+	loop()
 }
 
 // dialers is how many connections open dials at once. A goroutine per

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/pummel-dev/pummel/engine/h2"
 	"github.com/valyala/fasthttp"
 )
 
@@ -52,6 +53,29 @@ func buildRequest(c *Config) ([]byte, error) {
 		return nil, fmt.Errorf("building the request: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// buildH2Request encodes the configured request once for HTTP/2, with
+// the same fields as buildRequest: a Host header is the :authority, and
+// the URL's credentials a Basic Authorization header.
+func buildH2Request(c *Config) *h2.Request {
+	authority := hostHeader(c.URL)
+	headers := make([]h2.Header, 0, len(c.Headers)+2)
+	headers = append(headers, h2.Header{Name: "user-agent", Value: userAgent})
+	if auth := basicAuth(c.URL); auth != "" && !hasHeader(c.Headers, "Authorization") {
+		headers = append(headers, h2.Header{Name: "authorization", Value: auth})
+	}
+	for _, h := range c.Headers {
+		switch {
+		case strings.EqualFold(h.Name, "Host"):
+			authority = h.Value
+		case strings.EqualFold(h.Name, "User-Agent"):
+			headers[0].Value = h.Value
+		default:
+			headers = append(headers, h2.Header{Name: h.Name, Value: h.Value})
+		}
+	}
+	return h2.NewRequest(c.method(), c.URL.Scheme, authority, c.URL.RequestURI(), headers, c.Body)
 }
 
 // method is the request method the engine sends.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/h2"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
@@ -49,6 +51,20 @@ type load struct {
 	// opened counts the connections opened, numbering them in the
 	// request log.
 	opened atomic.Uint32
+	// h2req is the request as HTTP/2 sends it, with --http2;
+	// streamCap, if set, is 1 + the lowest stream limit a server set
+	// below --streams.
+	h2req     *h2.Request
+	streamCap atomic.Int64
+}
+
+// keepBodySize is how much of each response body is kept: for checks and
+// a script's response(), or none.
+func (r *load) keepBodySize() int {
+	if r.keepBody {
+		return maxKeptBody
+	}
+	return 0
 }
 
 // maxBatchBytes bounds a prebuilt pipelined batch: a larger request is
@@ -189,6 +205,9 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	res.Start = measureFrom.UTC().Format(time.RFC3339Nano)
 	res.Interrupted = ctx.Err() != nil
 	res.Client = client
+	if limit := r.streamCap.Load(); limit > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the server allows %d streams per connection: --streams %d was capped to it", limit-1, cfg.Streams))
+	}
 	if res.Client.Saturated {
 		res.Warnings = append(res.Warnings, stats.SaturationWarning(res.Client))
 	}
@@ -222,6 +241,9 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 		r.limit = cfg.WarmupRequests + cfg.Requests
 	}
 	r.pipelined = repeatRequest(request, r.depth)
+	if cfg.HTTP2 {
+		r.h2req = buildH2Request(cfg)
+	}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil
 }

@@ -109,6 +109,9 @@ func (r *load) useScriptFields(th *script.Thread) error {
 	r.sent = &cfg
 	r.head = cfg.method() == "HEAD"
 	r.pipelined = repeatRequest(r.request, r.depth)
+	if cfg.HTTP2 {
+		r.h2req = buildH2Request(&cfg)
+	}
 	return nil
 }
 

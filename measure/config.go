@@ -25,6 +25,10 @@ func ConfigOf(c engine.Config) stats.Config {
 		WarmupS:        c.Warmup.Seconds(),
 		WarmupRequests: c.WarmupRequests,
 		Engine:         c.Transport(),
+		Protocol:       c.Protocol(),
+	}
+	if c.HTTP2 {
+		rc.Streams = max(c.Streams, 1)
 	}
 	for _, r := range c.ConnectTo {
 		if r.Resolve {

@@ -305,6 +305,13 @@ type Config struct {
 	Resolve   []string `json:"resolve,omitempty"`
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
+	// Protocol is what the connections spoke: "http/1.1", "h2" (HTTP/2
+	// over TLS) or "h2c" (HTTP/2 in the clear); empty in results from
+	// before HTTP/2, which were HTTP/1.1.
+	Protocol string `json:"protocol,omitempty"`
+	// Streams is how many requests each HTTP/2 connection kept in flight
+	// at most (--streams).
+	Streams int `json:"streams,omitempty"`
 	// Engine is the transport that ran the load: "loop" (the event loop)
 	// or "goroutine".
 	Engine string `json:"engine,omitempty"`

@@ -1,0 +1,479 @@
+package engine
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/engine/script"
+	"github.com/pummel-dev/pummel/stats/record"
+	"golang.org/x/net/http2"
+)
+
+// h2Conn is an HTTP/2 connection of the goroutine transport: one goroutine
+// writes and reads a net.Conn that carries up to --streams requests at
+// once, each on its own stream in its own lane. The session (package h2)
+// turns bytes into stream events; conn counts each by the counting rule,
+// which in HTTP/2's terms is: a stream whose HEADERS were written ends
+// exactly once, as a response or as one error, and nothing is sent twice.
+type h2Conn struct {
+	conn  // the counting core; its HTTP/1.1 fields are unused
+	tr    *goroutines
+	own   outbox
+	nc    net.Conn // nil while disconnected
+	wire  *wire
+	sess  *h2.Session
+	lanes []h2Lane
+	// buf is the read buffer; buf[:carry] holds a partial frame.
+	buf   []byte
+	carry int
+	// next is a ticket taken and not yet sent: in open loop until it is
+	// due, or while no stream may open; done is set once the run has no
+	// more tickets for this connection.
+	next     ticket
+	hasNext  bool
+	done     bool
+	deadline time.Time // the connection's read deadline
+	// received is set once the connection read a byte after its
+	// handshake: a connection that fails before it backs off.
+	received bool
+}
+
+// h2Lane is one request in flight on a stream.
+type h2Lane struct {
+	t    ticket
+	sent time.Time
+}
+
+// h2ReadBuffer is an HTTP/2 connection's first read buffer: room for a
+// few small responses of each stream; it grows to hold a whole frame.
+const h2ReadBuffer = 4 << 10
+
+func newH2Conn(r *load, w *worker, tr *goroutines) *h2Conn {
+	h := &h2Conn{tr: tr, wire: newWire(), buf: make([]byte, h2ReadBuffer)}
+	h.init(r, w, &h.own, nil)
+	h.sess = h2.NewSession(h2.Options{Slots: r.cfg.streams(), KeepBody: r.keepBodySize(), KeepHeaders: h.sc != nil})
+	h.lanes = make([]h2Lane, r.cfg.streams())
+	return h
+}
+
+// openFirst dials the connection and waits for the server's SETTINGS
+// before the clock starts.
+func (h *h2Conn) openFirst(ctx context.Context) error {
+	t := time.Now()
+	nc, err := h.handshake(ctx)
+	if err != nil {
+		return err
+	}
+	if !h.tr.register(nc) {
+		nc.Close()
+		return errStopped
+	}
+	h.worker.addConnect(measuredPhase, time.Since(t))
+	h.attach(nc)
+	return nil
+}
+
+// handshake dials, checks that TLS chose HTTP/2, sends the preface and
+// reads until the server's first SETTINGS: streams open only once its
+// stream limit is known.
+func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
+	nc, err := h.load.dialer.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tc, ok := nc.(*tls.Conn); ok {
+		if p := tc.ConnectionState().NegotiatedProtocol; p != http2.NextProtoTLS {
+			nc.Close()
+			return nil, &NoHTTP2Error{ALPN: p}
+		}
+	}
+	h.sess.Reset()
+	h.wire.attach(nc)
+	h.carry = 0
+	nc.SetDeadline(time.Now().Add(h.load.cfg.Timeout)) //nolint:errcheck // a closed conn fails the write
+	err = h.wire.send(h.sess.Out)
+	h.sess.Out = h.sess.Out[:0]
+	for err == nil && !h.sess.Ready() {
+		var n int
+		n, err = h.wire.Read(h.buf[h.carry:])
+		if n > 0 {
+			err = h.feed(n, time.Now())
+		}
+	}
+	if err == nil {
+		err = h.wire.send(h.sess.Out) // the SETTINGS ack
+		h.sess.Out = h.sess.Out[:0]
+	}
+	h.takeWire()
+	if err != nil {
+		nc.Close()
+		h.wire.attach(nil)
+		if isTimeout(err) {
+			return nil, h2.ErrNoSettings
+		}
+		return nil, err
+	}
+	h.warnIfCapped()
+	return nc, nil
+}
+
+// NoHTTP2Error is a TLS server that did not choose HTTP/2 in ALPN.
+type NoHTTP2Error struct{ ALPN string }
+
+func (e *NoHTTP2Error) Error() string {
+	p := e.ALPN
+	if p == "" {
+		p = "none"
+	}
+	return fmt.Sprintf("the server did not negotiate HTTP/2 (ALPN: %s)", p)
+}
+
+// warnIfCapped notes a server whose stream limit is below --streams.
+func (h *h2Conn) warnIfCapped() {
+	if limit := h.sess.ServerLimit(); limit < uint32(h.load.cfg.streams()) {
+		h.load.streamCap.CompareAndSwap(0, int64(limit)+1)
+	}
+}
+
+// loop sends requests until the run stops or runs out of requests.
+func (h *h2Conn) loop() {
+	defer h.finish()
+	for !h.load.stopped() {
+		if h.nc == nil {
+			if !h.take() {
+				return
+			}
+			if !h.reopen() {
+				continue
+			}
+		}
+		h.fill()
+		if !h.flush() {
+			continue
+		}
+		if h.sess.Open() == 0 {
+			if h.sess.Draining() { // a GOAWAY, all its streams ended: a new connection
+				h.worker.addReconnect(h.next.phase)
+				h.shut()
+				continue
+			}
+			if !h.take() {
+				return
+			}
+		}
+		h.read()
+	}
+}
+
+// take makes sure a ticket is in hand; it reports false when the run has
+// none left for this connection.
+func (h *h2Conn) take() bool {
+	if !h.hasNext && !h.done {
+		h.next, h.hasNext = h.load.next(h.worker)
+		h.done = !h.hasNext
+	}
+	return h.hasNext
+}
+
+// reopen opens a new connection for the ticket in hand; a failed dial is
+// a connect error of that request, and waits its backoff.
+func (h *h2Conn) reopen() bool {
+	t := time.Now()
+	nc, err := h.handshake(h.load.ctx)
+	if err == nil && !h.tr.register(nc) {
+		nc.Close()
+		err = errStopped
+	}
+	if err != nil {
+		if !h.load.stopped() {
+			h.hasNext = false
+			h.recordFailure(h.next.phase, time.Now(), connectFailure(err), 1)
+			h.sleep(h.nextBackoff())
+		}
+		return false
+	}
+	h.worker.addConnect(h.next.phase, time.Since(t))
+	h.attach(nc)
+	return true
+}
+
+// fill opens a stream for each ticket whose time came, while the session
+// takes more.
+func (h *h2Conn) fill() {
+	for h.sess.CanOpen() && h.take() {
+		now := time.Now()
+		if now.Before(h.next.due) {
+			return // an open-loop request not yet due: the read waits for it
+		}
+		if !h.next.due.IsZero() && h.load.tooLate(h.next.due, now) {
+			h.hasNext, h.done = false, true
+			return
+		}
+		slot := h.freeLane()
+		h.lanes[slot] = h2Lane{t: h.next, sent: now}
+		h.hasNext = false
+		h.sess.Start(slot, h.load.h2req)
+	}
+}
+
+// freeLane is a lane whose stream is not open; the caller checked that
+// the session can open one.
+func (h *h2Conn) freeLane() int {
+	for i := range h.lanes {
+		if !h.sess.Busy(i) {
+			return i
+		}
+	}
+	panic("h2: no free lane though the session can open a stream")
+}
+
+// flush writes what the session queued, in one write. A failed write
+// ends every open stream as a write error, and the connection.
+func (h *h2Conn) flush() bool {
+	if len(h.sess.Out) == 0 {
+		return true
+	}
+	err := h.wire.send(h.sess.Out)
+	h.sess.Out = h.sess.Out[:0]
+	h.takeWire()
+	if err == nil {
+		return true
+	}
+	if !h.load.stopped() {
+		h.failOpen(writeFailure(err))
+	}
+	h.afterFailure()
+	return false
+}
+
+// read reads what arrived, until the earliest timeout or the next
+// request's send time.
+func (h *h2Conn) read() {
+	h.moveDeadline(time.Now())
+	if h.load.stopped() { // after the deadline moved: the stop rule, load.halt
+		return
+	}
+	n, err := h.wire.Read(h.buf[h.carry:])
+	h.takeWire()
+	if n > 0 {
+		h.received = true
+		if ferr := h.feed(n, time.Now()); ferr != nil {
+			h.protocolFailed(ferr)
+			return
+		}
+	}
+	if err == nil || h.load.stopped() {
+		if err != nil {
+			h.shut()
+		}
+		return
+	}
+	if isTimeout(err) {
+		h.expire(time.Now())
+		return
+	}
+	h.readFailed(err)
+}
+
+// feed hands n bytes just read, after those carried, to the session,
+// counts the streams that ended, and keeps a partial frame.
+func (h *h2Conn) feed(n int, now time.Time) error {
+	data := h.buf[:h.carry+n]
+	m, err := h.sess.Feed(data)
+	h.events(now)
+	if err != nil {
+		return err
+	}
+	h.carry = copy(h.buf, data[m:])
+	if h.carry == len(h.buf) { // a frame larger than the buffer
+		h.buf = append(h.buf, make([]byte, min(len(h.buf), h2.MaxFrame))...)
+	}
+	return nil
+}
+
+// events counts the streams the last Feed ended.
+func (h *h2Conn) events(now time.Time) {
+	for _, ev := range h.sess.Events {
+		l := &h.lanes[ev.Slot]
+		switch ev.Kind {
+		case h2.Response:
+			scriptErr := ""
+			if h.worker.script != nil {
+				scriptErr = h.h2ScriptResponse(l.t.phase, &ev)
+			}
+			h.recordResponse(&l.t, l.sent, now, ev.Status, ev.Body, scriptErr)
+		case h2.Reset:
+			h.recordFailure(l.t.phase, l.sent, fail(record.Read, resetCause(ev.Code)), 1)
+		case h2.Unprocessed:
+			h.recordFailure(l.t.phase, l.sent, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+		}
+	}
+}
+
+// resetCause is the cause of a stream the server reset.
+func resetCause(code http2.ErrCode) string {
+	if code == http2.ErrCodeRefusedStream {
+		return "refused stream"
+	}
+	return "stream reset by the server (" + h2.CodeName(code) + ")"
+}
+
+// expire ends the streams past their timeout with RST_STREAM(CANCEL),
+// each a timeout; the connection stays. A request that waited its timeout
+// for a server that allows no stream (a limit of 0) is a timeout too, and
+// the connection goes.
+func (h *h2Conn) expire(now time.Time) {
+	if h.sess.Open() == 0 && h.hasNext && h.next.due.IsZero() && !h.sess.CanOpen() {
+		h.hasNext = false
+		h.recordFailure(h.next.phase, now, fail(record.Timeout, "the server allowed no stream"), 1)
+		h.shut()
+		return
+	}
+	for i := range h.lanes {
+		if l := &h.lanes[i]; h.sess.Busy(i) && !now.Before(l.sent.Add(h.load.cfg.Timeout)) {
+			h.sess.Cancel(i)
+			h.recordFailure(l.t.phase, l.sent, fail(record.Timeout, "no response"), 1)
+		}
+	}
+}
+
+// moveDeadline sets the read deadline to the earliest of the open
+// streams' timeouts (up to deadlineSlack late, so that it moves about once
+// per slack, not per request) and the next request's send time.
+func (h *h2Conn) moveDeadline(now time.Time) {
+	var first time.Time
+	for i := range h.lanes {
+		if h.sess.Busy(i) {
+			if due := h.lanes[i].sent.Add(h.load.cfg.Timeout); first.IsZero() || due.Before(first) {
+				first = due
+			}
+		}
+	}
+	want := h.deadline
+	if !first.IsZero() && (want.Before(first) || want.After(first.Add(h.load.deadlineSlack))) {
+		want = first.Add(h.load.deadlineSlack)
+	}
+	switch {
+	case h.hasNext && h.next.due.After(now) && (first.IsZero() || h.next.due.Before(want)):
+		want = h.next.due
+	case first.IsZero() && h.hasNext && h.next.due.IsZero():
+		want = now.Add(h.load.cfg.Timeout) // a server that allows no stream: see expire
+	}
+	if !want.Equal(h.deadline) {
+		h.deadline = want
+		h.nc.SetReadDeadline(want) //nolint:errcheck // a closed conn fails the read that follows
+	}
+}
+
+// readFailed counts a read that failed: the server closed or reset the
+// connection, each open stream a read error; with none open, a reconnect.
+func (h *h2Conn) readFailed(err error) {
+	if h.sess.Open() == 0 {
+		h.worker.addReconnect(h.next.phase)
+		h.shut()
+		return
+	}
+	f := readFailure(err, false)
+	if errors.Is(err, io.EOF) {
+		f = fail(record.Read, causeClosedBeforeResponse)
+	} else if errors.Is(err, syscall.ECONNRESET) {
+		f = fail(record.Read, causeResetBeforeResponse)
+	}
+	h.failOpen(f)
+	h.afterFailure()
+}
+
+// protocolFailed ends a connection whose server broke the protocol: each
+// open stream is a read error with the cause, or, with none open, the
+// violation is one of its own; the GOAWAY goes out before the close.
+func (h *h2Conn) protocolFailed(err error) {
+	f := fail(record.Read, "protocol error: "+err.Error())
+	if h.sess.Open() == 0 {
+		h.recordFailure(h.next.phase, time.Now(), f, 1)
+	}
+	h.failOpen(f)
+	h.wire.send(h.sess.Out) //nolint:errcheck // the GOAWAY, as a courtesy
+	h.sess.Out = h.sess.Out[:0]
+	h.takeWire()
+	h.shut()
+}
+
+// failOpen ends every open stream with f.
+func (h *h2Conn) failOpen(f failure) {
+	for i := range h.lanes {
+		if h.sess.Busy(i) {
+			h.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, f, 1)
+		}
+	}
+	h.sess.Abandon()
+}
+
+// afterFailure closes the connection after a failure, and waits the
+// backoff when it failed before reading anything.
+func (h *h2Conn) afterFailure() {
+	refused := !h.received
+	h.shut()
+	if refused && !h.load.stopped() {
+		h.sleep(h.nextBackoff())
+	}
+}
+
+// h2ScriptResponse hands a response to the script's response().
+func (h *h2Conn) h2ScriptResponse(phase int, ev *h2.Event) string {
+	h.sc.headers = h.sc.headers[:0]
+	for _, f := range ev.Headers {
+		h.sc.headers = append(h.sc.headers, script.Header{Name: f.Name, Value: f.Value})
+	}
+	return h.scriptResponse(phase, ev.Status, ev.Body)
+}
+
+// takeWire moves the wire's byte counts to the conn.
+func (h *h2Conn) takeWire() {
+	h.bytesIn += h.wire.read
+	h.bytesOut += h.wire.written
+	h.wire.read, h.wire.written = 0, 0
+}
+
+// attach makes nc the connection's socket.
+func (h *h2Conn) attach(nc net.Conn) {
+	h.nc, h.deadline, h.received = nc, time.Time{}, false
+	nc.SetDeadline(time.Time{}) //nolint:errcheck // a closed conn fails the read that follows
+	h.wire.attach(nc)
+	h.attached()
+}
+
+// shut closes the connection, if open; streams still open were counted.
+func (h *h2Conn) shut() {
+	h.sess.Abandon()
+	if h.nc != nil {
+		h.tr.unregister(h.nc)
+		h.nc.Close()
+		h.nc = nil
+		h.wire.attach(nil)
+	}
+	h.carry = 0
+}
+
+// sleep waits d, unless the run stops first.
+func (h *h2Conn) sleep(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-h.load.ctx.Done():
+	}
+}
+
+// finish hands the last outcomes to the worker and closes the connection.
+func (h *h2Conn) finish() {
+	h.shut()
+	h.takeBytes(h.next.phase)
+	h.own.flush(h.worker)
+}
