@@ -36,7 +36,9 @@ func newDialer(c *Config) *dialer {
 			}
 		}
 		if c.HTTP2 {
-			d.tls.NextProtos = []string{"h2"}
+			// http/1.1 too, as h2load offers it: a server without HTTP/2
+			// then says so by choosing it, rather than with an alert.
+			d.tls.NextProtos = []string{"h2", "http/1.1"}
 		}
 	}
 	return d

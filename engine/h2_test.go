@@ -2,6 +2,10 @@ package engine
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net/http/httptest"
 	"net"
 	"net/http"
 	"net/url"
@@ -49,5 +53,112 @@ func TestHTTP2ExactCount(t *testing.T) {
 		if res.Requests != 3000 || served.Load() != 3000 || res.Errors.Total() != 0 {
 			t.Errorf("--streams %d: %d requests, server saw %d, errors %v", streams, res.Requests, served.Load(), res.Errors)
 		}
+	}
+}
+
+// startH2TLS serves h over TLS, offering h2 in ALPN when h2 is set, and
+// returns a TLS config that trusts it.
+func startH2TLS(t *testing.T, h2 bool, h http.HandlerFunc) (*url.URL, *tls.Config) {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	srv.EnableHTTP2 = h2
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	u, _ := url.Parse(srv.URL + "/")
+	return u, &tls.Config{RootCAs: roots}
+}
+
+func TestHTTP2OverTLS(t *testing.T) {
+	var served atomic.Int64
+	u, tc := startH2TLS(t, true, func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor != 2 {
+			w.WriteHeader(http.StatusHTTPVersionNotSupported)
+			return
+		}
+		served.Add(1)
+	})
+	for _, streams := range []int{1, 16} {
+		served.Store(0)
+		res, err := Run(t.Context(), Config{URL: u, TLS: tc, Connections: 3, Threads: 1, Requests: 1000,
+			Timeout: 5 * time.Second, HTTP2: true, Streams: streams})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests != 1000 || served.Load() != 1000 || res.Errors.Total() != 0 || res.Status["200"] != 1000 {
+			t.Errorf("--streams %d: %d requests, server saw %d, status %v, errors %+v", streams, res.Requests, served.Load(), res.Status, res.Errors)
+		}
+	}
+}
+
+func TestHTTP2RefusedInALPNEndsTheRun(t *testing.T) {
+	u, tc := startH2TLS(t, false, func(http.ResponseWriter, *http.Request) {})
+	_, err := Run(t.Context(), Config{URL: u, TLS: tc, Connections: 2, Threads: 1, Requests: 10,
+		Timeout: 5 * time.Second, HTTP2: true})
+	var nh *NoHTTP2Error
+	if !errors.As(err, &nh) || err.Error() != "the server did not negotiate HTTP/2 (ALPN: http/1.1)" {
+		t.Fatalf("err %v, want the server did not negotiate HTTP/2 (ALPN: http/1.1)", err)
+	}
+}
+
+func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
+	u, served := startH2C(t, func(http.ResponseWriter, *http.Request) {})
+	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Rates: []float64{2000}, Duration: time.Second,
+		Timeout: 2 * time.Second, HTTP2: true, Streams: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Requests + res.Errors.Total(); got != 2000 || served.Load() != res.Requests {
+		t.Errorf("%d requests and %d errors, server saw %d; want 2000 sent", res.Requests, res.Errors.Total(), served.Load())
+	}
+}
+
+// TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection: a stream past
+// --timeout is one timeout, cancelled with RST_STREAM; the other streams
+// of its connection go on, and no connection is reopened.
+func TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection(t *testing.T) {
+	var n, cancelled atomic.Int64
+	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%10 == 0 {
+			<-r.Context().Done() // the client's RST_STREAM(CANCEL) ends it
+			cancelled.Add(1)
+		}
+	})
+	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Requests: 200,
+		Timeout: 200 * time.Millisecond, HTTP2: true, Streams: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 180 || res.Errors.Timeout != 20 || res.Errors.Total() != 20 {
+		t.Errorf("%d responses, errors %+v; want 180 and 20 timeouts", res.Requests, res.Errors)
+	}
+	if res.Connect.Count != 2 || res.Reconnects != 0 {
+		t.Errorf("%d connects, %d reconnects; want the 2 first ones only", res.Connect.Count, res.Reconnects)
+	}
+	for deadline := time.Now().Add(5 * time.Second); cancelled.Load() < 20 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if cancelled.Load() != 20 {
+		t.Errorf("the server saw %d streams cancelled, want 20", cancelled.Load())
+	}
+}
+
+// TestHTTP2ServerResetIsAReadError: a handler that aborts makes the
+// server reset its stream; each is one read error, the rest responses.
+func TestHTTP2ServerResetIsAReadError(t *testing.T) {
+	var n atomic.Int64
+	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%10 == 0 {
+			panic(http.ErrAbortHandler)
+		}
+	})
+	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Requests: 500,
+		Timeout: 5 * time.Second, HTTP2: true, Streams: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 450 || res.Errors.Read != 50 || res.Errors.Total() != 50 {
+		t.Errorf("%d responses, errors %+v, causes %v; want 450 and 50 read errors", res.Requests, res.Errors, res.ErrorCauses)
 	}
 }

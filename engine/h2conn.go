@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 	"time"
 
@@ -86,6 +87,9 @@ func (h *h2Conn) openFirst(ctx context.Context) error {
 func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 	nc, err := h.load.dialer.open(ctx)
 	if err != nil {
+		if errors.As(err, new(tls.AlertError)) && strings.Contains(err.Error(), "no application protocol") {
+			return nil, &NoHTTP2Error{} // a server that refuses every protocol offered
+		}
 		return nil, err
 	}
 	if tc, ok := nc.(*tls.Conn); ok {

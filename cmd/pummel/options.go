@@ -36,6 +36,9 @@ type options struct {
 
 	connectTos, resolves cli.StringSlice // --connect-to, --resolve
 
+	http2   bool   // --http2
+	streams string // --streams
+
 	script                string
 	pids                  cli.StringSlice
 	pidTree, execShell    bool
@@ -103,7 +106,7 @@ var settingFlags = map[string]string{
 	"requests": "-n/--requests", "timeout": "--timeout", "pipeline": "--pipeline", "warmup": "--warmup",
 	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
 	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
-	"connect-to": "--connect-to/--resolve",
+	"connect-to": "--connect-to/--resolve", "streams": "--streams", "http2": "--http2",
 }
 
 // flagError turns a setting engine.Config.Validate refused into a usage
@@ -178,6 +181,10 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
+	if n, err = parseCount(o.streams); err != nil || n < 1 {
+		return badFlag("--streams", orMin(err, o.streams))
+	}
+	c.HTTP2, c.Streams = o.http2, int(n)
 	c.Engine = o.engine
 	return nil
 }

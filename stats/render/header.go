@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -35,6 +36,19 @@ func writeHeader(ew *Printer, c stats.Config) {
 	}
 	ew.Printf("Running %s @ %s\n", test, c.URL)
 	ew.Printf("  %d threads and %d connections\n", c.Threads, c.Connections)
+	if p := ProtocolName(c); p != "" {
+		ew.Printf("  Protocol: %s, %s × %s\n", p, english.Plural(c.Connections, "connection"), english.Plural(max(c.Streams, 1), "stream"))
+	}
+}
+
+// ProtocolName names an HTTP/2 run's protocol ("HTTP/2 (h2c)"); it is
+// empty for HTTP/1.1, which every output takes for granted, as wrk does.
+func ProtocolName(c stats.Config) string {
+	switch c.Protocol {
+	case "h2", "h2c":
+		return "HTTP/2 (" + c.Protocol + ")"
+	}
+	return ""
 }
 
 // testSpan is what runs bounds the test by, over runs runs: a count of

@@ -110,6 +110,9 @@ func loadShape(c stats.Config) string {
 		loop = "open loop at " + strings.Join(c.RateNames(), ", then ") + " requests/s"
 		limits = []string{testDuration(c.DurationS) + " per rate"}
 	}
+	if p := ProtocolName(c); p != "" {
+		conns += fmt.Sprintf(" over %s with %s each", p, english.Plural(max(c.Streams, 1), "stream"))
+	}
 	shape := fmt.Sprintf("%s, %s, %s", loop, conns, english.Plural(c.Threads, "thread"))
 	if len(limits) > 0 {
 		shape += ", " + strings.Join(limits, " or ")
