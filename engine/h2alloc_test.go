@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"io"
+	"net"
+	"net/url"
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
+)
+
+// startLeanH2C serves h2c with prior knowledge and allocates nothing per
+// request, so that a test counting the process's allocations counts the
+// client's: it answers every stream that ends with an empty 200 whose
+// header block is the static table's ":status 200".
+func startLeanH2C(t *testing.T) *url.URL {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go leanH2C(c)
+		}
+	}()
+	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
+	return u
+}
+
+func leanH2C(c net.Conn) {
+	defer c.Close()
+	r := bufio.NewReaderSize(c, 64<<10)
+	if _, err := r.Discard(len(http2.ClientPreface)); err != nil {
+		return
+	}
+	out := []byte{0, 0, 0, byte(http2.FrameSettings), 0, 0, 0, 0, 0}
+	var head [9]byte
+	payload := make([]byte, 1<<14)
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			return
+		}
+		length := int(head[0])<<16 | int(head[1])<<8 | int(head[2])
+		if _, err := io.ReadFull(r, payload[:length]); err != nil {
+			return
+		}
+		typ, flags := http2.FrameType(head[3]), http2.Flags(head[4])
+		switch {
+		case typ == http2.FrameSettings && flags&http2.FlagSettingsAck == 0:
+			out = append(out, 0, 0, 0, byte(http2.FrameSettings), byte(http2.FlagSettingsAck), 0, 0, 0, 0)
+		case (typ == http2.FrameHeaders || typ == http2.FrameData) && flags&http2.FlagHeadersEndStream != 0:
+			out = append(out, 0, 0, 1, byte(http2.FrameHeaders), byte(http2.FlagHeadersEndStream|http2.FlagHeadersEndHeaders))
+			out = binary.BigEndian.AppendUint32(out, binary.BigEndian.Uint32(head[5:]))
+			out = append(out, 0x88) // :status 200, static table entry 8
+		}
+		if r.Buffered() == 0 && len(out) > 0 {
+			if _, err := c.Write(out); err != nil {
+				return
+			}
+			out = out[:0]
+		}
+	}
+}
+
+// TestHTTP2NoAllocationPerRequest holds HTTP/2's request path to the
+// rule of HTTP/1.1's (TestNoAllocationPerRequest): no allocation per
+// request in the steady state.
+func TestHTTP2NoAllocationPerRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts allocations over a run")
+	}
+	for _, streams := range []int{1, 16} {
+		u := startLeanH2C(t)
+		type sample struct{ requests, mallocs uint64 }
+		var samples []sample
+		cfg := Config{URL: u, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
+			HTTP2: true, Streams: streams,
+			Progress: func(p Progress) {
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
+			}}
+		if _, err := Run(t.Context(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		if len(samples) < 4 {
+			t.Fatalf("%d progress reports, want at least 4", len(samples))
+		}
+		first, last := samples[1], samples[len(samples)-2]
+		requests, mallocs := last.requests-first.requests, last.mallocs-first.mallocs
+		t.Logf("--streams %d: %d allocations for %d requests", streams, mallocs, requests)
+		if requests < 1000 || mallocs > samplerAllowance+requests/100 {
+			t.Errorf("--streams %d: %d allocations for %d requests, want none per request", streams, mallocs, requests)
+		}
+	}
+}
