@@ -5,10 +5,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -160,5 +163,46 @@ func TestHTTP2ServerResetIsAReadError(t *testing.T) {
 	}
 	if res.Requests != 450 || res.Errors.Read != 50 || res.Errors.Total() != 50 {
 		t.Errorf("%d responses, errors %+v, causes %v; want 450 and 50 read errors", res.Requests, res.Errors, res.ErrorCauses)
+	}
+}
+
+// TestHTTP2Scripts runs the example scripts over h2c: request()'s HTTP/1.1
+// text goes out as HEADERS and DATA, response() sees the status, the
+// headers (in HTTP/2's lower case) and the body, delay() paces each stream.
+func TestHTTP2Scripts(t *testing.T) {
+	var mu sync.Mutex
+	var got []seen
+	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, seen{r.Method, r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Content-Type"), string(body)})
+		mu.Unlock()
+		if r.URL.Path == "/login" {
+			w.Header().Set("X-Auth-Token", "t0k3n")
+		}
+	})
+	tests := []struct {
+		file  string
+		check func(got []seen) bool
+	}{
+		{"post.lua", func(got []seen) bool {
+			return got[0].method == "POST" && got[0].contentType == "application/json" && strings.Contains(got[0].body, `"pummel"`)
+		}},
+		{"counter.lua", func(got []seen) bool { return got[0].path == "/1" && got[len(got)-1].path != "/1" }},
+		{"auth.lua", func(got []seen) bool {
+			return got[0].path == "/login" && got[0].body == "user:secret" && got[len(got)-1].auth == "Bearer t0k3n"
+		}},
+		{"delay.lua", func(got []seen) bool { return len(got) == 20 }},
+	}
+	for _, tt := range tests {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		out := runScript(t, Config{URL: u, Requests: 20, Connections: 1, Threads: 1, HTTP2: true, Streams: 1}, tt.file)
+		mu.Lock()
+		if out.responses != 20 || len(got) != 20 || !tt.check(got) {
+			t.Errorf("%s: %d responses, server saw %+v", tt.file, out.responses, got)
+		}
+		mu.Unlock()
 	}
 }

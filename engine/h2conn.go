@@ -40,6 +40,7 @@ type h2Conn struct {
 	next     ticket
 	hasNext  bool
 	done     bool
+	sendAt   time.Time // when next may go: its due time, or after a script's delay
 	deadline time.Time // the connection's read deadline
 	// received is set once the connection read a byte after its
 	// handshake: a connection that fails before it backs off.
@@ -179,9 +180,14 @@ func (h *h2Conn) loop() {
 // take makes sure a ticket is in hand; it reports false when the run has
 // none left for this connection.
 func (h *h2Conn) take() bool {
-	if !h.hasNext && !h.done {
+	for !h.hasNext && !h.done {
 		h.next, h.hasNext = h.load.next(h.worker)
 		h.done = !h.hasNext
+		if h.hasNext && h.worker.script != nil {
+			h.h2Ready(time.Now())
+		} else {
+			h.sendAt = h.next.due
+		}
 	}
 	return h.hasNext
 }
@@ -213,17 +219,21 @@ func (h *h2Conn) reopen() bool {
 func (h *h2Conn) fill() {
 	for h.sess.CanOpen() && h.take() {
 		now := time.Now()
-		if now.Before(h.next.due) {
-			return // an open-loop request not yet due: the read waits for it
+		if now.Before(h.sendAt) {
+			return // not yet due, or a script's delay: the read waits for it
 		}
 		if !h.next.due.IsZero() && h.load.tooLate(h.next.due, now) {
 			h.hasNext, h.done = false, true
 			return
 		}
+		req := h.h2Request()
+		h.hasNext = false
+		if req == nil {
+			continue // the script failed, and that was counted
+		}
 		slot := h.freeLane()
 		h.lanes[slot] = h2Lane{t: h.next, sent: now}
-		h.hasNext = false
-		h.sess.Start(slot, h.load.h2req)
+		h.sess.Start(slot, req)
 	}
 }
 
@@ -365,9 +375,9 @@ func (h *h2Conn) moveDeadline(now time.Time) {
 		want = first.Add(h.load.deadlineSlack)
 	}
 	switch {
-	case h.hasNext && h.next.due.After(now) && (first.IsZero() || h.next.due.Before(want)):
-		want = h.next.due
-	case first.IsZero() && h.hasNext && h.next.due.IsZero():
+	case h.hasNext && h.sendAt.After(now) && (first.IsZero() || h.sendAt.Before(want)):
+		want = h.sendAt
+	case first.IsZero() && h.hasNext && h.sendAt.IsZero():
 		want = now.Add(h.load.cfg.Timeout) // a server that allows no stream: see expire
 	}
 	if !want.Equal(h.deadline) {
