@@ -25,7 +25,7 @@ type failure struct {
 
 func (f failure) failed() bool { return f.set }
 
-// Causes of read errors that the counting rule (DESIGN §4) names.
+// Causes of read errors that the counting rule (docs/architecture.md) names.
 const (
 	// causeClosedBeforeResponse: the server closed the connection after
 	// the request was written and before any byte of its response.

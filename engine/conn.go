@@ -18,7 +18,7 @@ const (
 
 // conn is the part of a connection that both transports share: the
 // requests in hand, the parser of their responses, and the counting of
-// every outcome by DESIGN §4's rule. A transport owns the socket, does the
+// every outcome by the counting rule (docs/architecture.md). A transport owns the socket, does the
 // I/O and the waiting, and tells conn what happened; conn never blocks.
 //
 // The counting rule: a request is sent once. A close the server made

@@ -17,7 +17,7 @@ func unsolicited(r stats.Result) int64 { return r.ErrorCauses["read"][causeUnsol
 // ended a request.
 func sent(r stats.Result) int64 { return ended(r) - unsolicited(r) }
 
-// TestARequestIsSentOnce holds the counting rule of DESIGN §4 against
+// TestARequestIsSentOnce holds the counting rule (docs/architecture.md) against
 // servers that drop, reset or answer twice: the server receives exactly the
 // requests pummel says it sent, and each of them ended once, as a response
 // or as one error. A request the server read and did not answer is an

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	// gopsutil reads RSS and CPU times on Linux (/proc) and macOS
-	// (sysctl, libproc) alike: DESIGN.md §5 prefers it to hand-parsing
+	// (sysctl, libproc) alike: a well-kept library beats hand-parsing
 	// /proc, which would tie pummel to Linux.
 	"github.com/shirou/gopsutil/v4/process"
 )

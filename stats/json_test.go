@@ -27,7 +27,7 @@ func TestJSONGolden(t *testing.T) {
 	}
 }
 
-// TestJSONSchema pins the field names DESIGN.md §3 promises, so that a
+// TestJSONSchema pins the field names docs/output.md promises, so that a
 // renamed struct tag breaks a test rather than every script reading
 // pummel's JSON.
 func TestJSONSchema(t *testing.T) {

@@ -196,7 +196,7 @@ func certificateHint(err error) string {
 }
 
 // announce writes the header, what runs against what, once, as the load
-// starts (DESIGN §3; wrk buffers it until the end when stdout is a pipe).
+// starts (docs/output.md; wrk buffers it until the end when stdout is a pipe).
 // In text it begins the result on stdout, as wrk's does. A JSON or
 // markdown stdout must hold the document alone, so there it goes to
 // stderr, where the live progress is too and a CI log still shows what

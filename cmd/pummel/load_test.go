@@ -13,7 +13,7 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// TestNoAnswerFailsTheRun pins DESIGN §2 and §3: a run in which not one
+// TestNoAnswerFailsTheRun pins the exit codes and outputs (README.md, docs/output.md): a run in which not one
 // request was answered (here every request timed out) exits 1 with one
 // line saying so, and shows its latency as absent, never as zeros.
 func TestNoAnswerFailsTheRun(t *testing.T) {
@@ -66,7 +66,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestHeaderWrittenWhenTheLoadStarts pins DESIGN §3: the "Running …" header
+// TestHeaderWrittenWhenTheLoadStarts pins docs/output.md: the "Running …" header
 // and the threads line are written before the first request reaches the
 // server, whatever stdout is (here not a terminal); with --format json
 // they go to stderr and stdout holds the document alone, written once.
