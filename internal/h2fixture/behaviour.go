@@ -84,7 +84,9 @@ type Behaviour struct {
 	// CloseAfter-th HEADERS, leaving that stream (and any other still
 	// open) unanswered.
 	CloseAfter int
-	// ResetConnAfter is CloseAfter with a TCP RST (SO_LINGER 0).
+	// ResetConnAfter is CloseAfter with a TCP RST (SO_LINGER 0). Frames
+	// written in the same moment as the reset (responses to requests that
+	// arrived together with the ResetConnAfter-th HEADERS) may be lost.
 	ResetConnAfter int
 
 	// NoSettings reads the preface and then never writes anything, so a

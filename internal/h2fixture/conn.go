@@ -76,7 +76,9 @@ func newConn(s *Server, nc net.Conn, tcp *net.TCPConn) *conn {
 	return c
 }
 
-// run serves the connection until it ends.
+// run serves the connection until it ends. Writes are buffered and go out
+// when no frame read so far is left to handle, or before the connection
+// ends.
 func (c *conn) run() {
 	if !c.readPreface() {
 		return
@@ -86,28 +88,41 @@ func (c *conn) run() {
 		return
 	}
 	c.writeSettings()
-	for c.bw.Flush() == nil {
+	for {
+		if c.br.Buffered() == 0 && c.bw.Flush() != nil {
+			return
+		}
 		f, err := c.fr.ReadFrame()
 		if err != nil {
 			if c.readFailed(err) {
+				_ = c.bw.Flush()
 				return
 			}
 			continue
 		}
 		c.handle(f)
 		c.sendData()
-		if err := c.bw.Flush(); err != nil {
-			return
-		}
-		switch {
-		case c.end == endReset:
-			resetClose(c.tcp)
-			return
-		case c.end == endLinger, c.goAway != 0 && c.answeredUpTo(c.goAway):
-			lingerClose(c.nc, c.tcp)
+		if c.finish() {
 			return
 		}
 	}
+}
+
+// finish ends the connection if its schedule says so and reports whether
+// it did: on a reset, after CloseAfter, or once every stream up to the
+// GOAWAY's last-stream-id is answered.
+func (c *conn) finish() bool {
+	linger := c.end == endLinger || c.goAway != 0 && c.answeredUpTo(c.goAway)
+	if c.end == endNone && !linger {
+		return false
+	}
+	_ = c.bw.Flush()
+	if c.end == endReset {
+		resetClose(c.tcp)
+	} else {
+		lingerClose(c.nc, c.tcp)
+	}
+	return true
 }
 
 // readPreface reads the client connection preface.

@@ -110,6 +110,16 @@ func TestRawBehaviours(t *testing.T) {
 			want(t, "Answered", s.Answered(), 1)
 			want(t, "Streams", s.Streams(), 2)
 		}},
+		{"client reset frees a slot", Behaviour{MaxConcurrentStreams: 1, RefuseBeyond: true, StallEvery: 2}, 0, func(t *testing.T, s *Server, c *client) {
+			c.until(ended(c.get()))
+			stalled := c.get()
+			c.sync()
+			c.must(c.fr.WriteRSTStream(stalled, http2.ErrCodeCancel))
+			c.until(ended(c.get()))
+			want(t, "Refused", s.Refused(), 0)
+			want(t, "Violations", s.Violations(), 0)
+			want(t, "Answered", s.Answered(), 2)
+		}},
 		{"GoAwayAfter", Behaviour{GoAwayAfter: 2}, 0, func(t *testing.T, s *Server, c *client) {
 			first, second := c.get(), c.open("/body", true)
 			third := c.get()
