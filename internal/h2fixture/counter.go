@@ -5,11 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
-
-// handshakeTimeout bounds a TLS handshake on the fixture's side.
-const handshakeTimeout = 5 * time.Second
 
 // counter counts requests in total and per path, and request body bytes.
 type counter struct {

@@ -1,7 +1,6 @@
 package h2fixture
 
 import (
-	"context"
 	"crypto/tls"
 	"errors"
 	"net"
@@ -73,15 +72,9 @@ func StartHonest(t testing.TB, o Options) *Honest {
 	}
 	h2s := &http2.Server{MaxConcurrentStreams: o.MaxConcurrentStreams}
 	h.acc = listen(t, func(nc net.Conn) {
-		if server != nil {
-			tc := tls.Server(nc, server)
-			ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
-			err := tc.HandshakeContext(ctx)
-			cancel()
-			if err != nil {
-				return
-			}
-			nc = tc
+		nc, ok := handshake(nc, server)
+		if !ok {
+			return
 		}
 		h2s.ServeConn(nc, &http2.ServeConnOpts{Handler: mux, BaseConfig: &http.Server{}})
 	})

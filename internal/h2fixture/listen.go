@@ -1,6 +1,7 @@
 package h2fixture
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -9,6 +10,9 @@ import (
 	"testing"
 	"time"
 )
+
+// handshakeTimeout bounds a TLS handshake on the fixture's side.
+const handshakeTimeout = 5 * time.Second
 
 // lingerWait bounds how long a clean close drains what the client still
 // sends after the server's FIN.
@@ -122,4 +126,17 @@ func lingerClose(nc net.Conn, tcp *net.TCPConn) {
 func resetClose(tcp *net.TCPConn) {
 	_ = tcp.SetLinger(0)
 	_ = tcp.Close()
+}
+
+// handshake runs the server side of a TLS handshake on nc, bounded by
+// handshakeTimeout, and returns the TLS connection; with a nil cfg it
+// returns nc as it is.
+func handshake(nc net.Conn, cfg *tls.Config) (net.Conn, bool) {
+	if cfg == nil {
+		return nc, true
+	}
+	tc := tls.Server(nc, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+	defer cancel()
+	return tc, tc.HandshakeContext(ctx) == nil
 }

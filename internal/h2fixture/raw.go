@@ -2,7 +2,6 @@ package h2fixture
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"net"
 	"strconv"
@@ -74,15 +73,9 @@ func headerBlock(b *Behaviour) []byte {
 func (s *Server) serve(nc net.Conn) {
 	s.conns.Add(1)
 	tcp := nc.(*net.TCPConn)
-	if s.server != nil {
-		tc := tls.Server(nc, s.server)
-		ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
-		err := tc.HandshakeContext(ctx)
-		cancel()
-		if err != nil {
-			return
-		}
-		nc = tc
+	nc, ok := handshake(nc, s.server)
+	if !ok {
+		return
 	}
 	newConn(s, nc, tcp).run()
 }

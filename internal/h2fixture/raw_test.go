@@ -134,21 +134,10 @@ func TestRawBehaviours(t *testing.T) {
 			want(t, "Streams", s.Streams(), 3)
 			want(t, "Answered", s.Answered(), 2)
 		}},
-		{"CloseAfter", Behaviour{CloseAfter: 2}, 0, func(t *testing.T, s *Server, c *client) {
-			c.until(ended(c.get()))
-			c.get()
-			err := c.drain()
-			want(t, "clean close", isEOF(err), true)
-			want(t, "Answered", s.Answered(), 1)
-			want(t, "Streams", s.Streams(), 2)
-		}},
-		{"ResetConnAfter", Behaviour{ResetConnAfter: 2}, 0, func(t *testing.T, s *Server, c *client) {
-			c.until(ended(c.get()))
-			c.get()
-			err := c.drain()
-			want(t, "connection reset", errors.Is(err, syscall.ECONNRESET), true)
-			want(t, "Answered", s.Answered(), 1)
-		}},
+		{"CloseAfter", Behaviour{CloseAfter: 2}, 0, checkEnds("clean close", isEOF)},
+		{"ResetConnAfter", Behaviour{ResetConnAfter: 2}, 0, checkEnds("connection reset", func(err error) bool {
+			return errors.Is(err, syscall.ECONNRESET)
+		})},
 		{"Window1", Behaviour{Window1: true}, 0, checkWindow1},
 		{"AnswerUnopened", Behaviour{AnswerUnopened: true}, 0, func(t *testing.T, s *Server, c *client) {
 			id := c.get()
@@ -225,4 +214,16 @@ func checkWindow1(t *testing.T, s *Server, c *client) {
 	c.until(ended(over))
 	want(t, "Violations after 2 bytes", s.Violations(), 1)
 	want(t, "BodyBytes", s.BodyBytes(), 7)
+}
+
+// checkEnds returns a check that the first stream is answered and the
+// second ends the connection with an error that ends accepts.
+func checkEnds(what string, ends func(error) bool) func(*testing.T, *Server, *client) {
+	return func(t *testing.T, s *Server, c *client) {
+		c.until(ended(c.get()))
+		c.get()
+		want(t, what, ends(c.drain()), true)
+		want(t, "Answered", s.Answered(), 1)
+		want(t, "Streams", s.Streams(), 2)
+	}
 }
