@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -55,6 +56,23 @@ func TestRawBehaviours(t *testing.T) {
 			want(t, "status", c.got.status[id], "404")
 			want(t, "body", c.got.body[id], 100_000)
 			want(t, "largest DATA", slices.Max(c.got.datas), defaultMaxFrame)
+		}},
+		{"many streams with bodies", Behaviour{BodySize: 70_000}, 0, func(t *testing.T, s *Server, c *client) {
+			var ids []uint32
+			for range 20 {
+				ids = append(ids, c.open("/many", true))
+			}
+			for _, id := range ids {
+				c.data(id, strings.Repeat("b", 100), true)
+			}
+			c.until(ended(ids...))
+			for _, id := range ids {
+				want(t, "body", c.got.body[id], 70_000)
+			}
+			want(t, "Answered", s.Answered(), 20)
+			want(t, "StreamsFor /many", s.StreamsFor("/many"), 20)
+			want(t, "BodyBytes", s.BodyBytes(), 2000)
+			want(t, "Violations", s.Violations(), 0)
 		}},
 		{"DataChunk", Behaviour{BodySize: 35, DataChunk: 10}, 0, func(t *testing.T, s *Server, c *client) {
 			c.until(ended(c.get()))
