@@ -1,0 +1,183 @@
+package h2fixture
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/http2"
+)
+
+// maxWindow is the largest flow-control window HTTP/2 allows, 2^31-1.
+const maxWindow = 1<<31 - 1
+
+// Behaviour describes how a raw server (Start) answers. The zero value
+// reads the client preface, sends an empty SETTINGS frame, acks the
+// client's SETTINGS, answers PINGs, grants WINDOW_UPDATEs for request
+// bodies as it reads them, and answers every request (once its END_STREAM
+// is seen) with HEADERS ":status 200", "content-length: 0" and END_STREAM.
+// Response DATA respects the client's flow-control windows and
+// SETTINGS_MAX_FRAME_SIZE. Header blocks use no HPACK dynamic table.
+//
+// "Every Nth stream" (ResetEvery, StallEvery) counts the streams the server
+// decides to answer across all connections, so the counts are exact over
+// any number of requests; "after N streams" (GoAwayAfter, CloseAfter,
+// ResetConnAfter) counts the streams opened on one connection. Start
+// refuses combinations that could not do what they say:
+//
+//   - NoSettings combines with nothing but TLS.
+//   - At most one fault: BadFrame, BadHPACK, WindowOverflow,
+//     AnswerUnopened; a fault combines with no ending and no schedule.
+//   - At most one ending: GoAwayAfter, CloseAfter, ResetConnAfter.
+//   - ResetEvery and StallEvery are exclusive.
+//   - RefuseBeyond needs MaxConcurrentStreams; DataChunk needs BodySize;
+//     Window1 and InitialWindowSize are exclusive.
+type Behaviour struct {
+	// TLS serves h2 over TLS (self-signed, ALPN "h2"); see Server.ClientTLS.
+	// Without it the server speaks h2c with prior knowledge.
+	TLS bool
+
+	// Status is the response status, 200-599; 0 means 200.
+	Status int
+	// BodySize is the response body length, in 'x' bytes.
+	BodySize int
+	// DataChunk splits the response body into DATA frames of at most
+	// DataChunk bytes (they are also bounded by the client's windows and
+	// SETTINGS_MAX_FRAME_SIZE).
+	DataChunk int
+	// Continuation splits each response header block into fragments of
+	// Continuation bytes: HEADERS then CONTINUATION frames.
+	Continuation int
+
+	// MaxConcurrentStreams, if not 0, is advertised as
+	// SETTINGS_MAX_CONCURRENT_STREAMS. A stream opened while that many are
+	// open (as the server sees it) counts as a Violation.
+	MaxConcurrentStreams uint32
+	// RefuseBeyond answers such a stream with RST_STREAM(REFUSED_STREAM)
+	// (counted by Refused) instead of serving it.
+	RefuseBeyond bool
+	// InitialWindowSize, if not 0, is advertised as
+	// SETTINGS_INITIAL_WINDOW_SIZE (at most 2^31-1).
+	InitialWindowSize uint32
+	// Window1 advertises SETTINGS_INITIAL_WINDOW_SIZE = 1 and grants each
+	// stream one byte at a time, as it reads it, so a request body
+	// trickles in one-byte DATA frames. (The connection window starts at
+	// 65,535 by the protocol and cannot be lowered; it is replenished
+	// exactly by what is read.)
+	Window1 bool
+
+	// ResetEvery answers every ResetEvery-th stream with RST_STREAM(ResetCode)
+	// instead of a response.
+	ResetEvery int
+	// ResetCode is the code of ResetEvery's RST_STREAM (0 is NO_ERROR).
+	ResetCode http2.ErrCode
+	// StallEvery never answers every StallEvery-th stream; the stream stays
+	// open until the client resets it or the connection ends.
+	StallEvery int
+
+	// GoAwayAfter sends, right after the GoAwayAfter-th HEADERS of a
+	// connection, GOAWAY(last-stream-id = that stream, NO_ERROR); it
+	// answers the streams up to that id, ignores later ones (counted by
+	// Streams, never answered), and closes the connection cleanly once the
+	// others are answered.
+	GoAwayAfter int
+	// CloseAfter closes the connection cleanly (FIN) on receiving its
+	// CloseAfter-th HEADERS, leaving that stream (and any other still
+	// open) unanswered.
+	CloseAfter int
+	// ResetConnAfter is CloseAfter with a TCP RST (SO_LINGER 0). Frames
+	// written in the same moment as the reset (responses to requests that
+	// arrived together with the ResetConnAfter-th HEADERS) may be lost.
+	ResetConnAfter int
+
+	// NoSettings reads the preface and then never writes anything, so a
+	// client waiting for the server's SETTINGS never starts.
+	NoSettings bool
+
+	// BadFrame answers the first request of each connection with bytes
+	// that are not a frame ("HTTP/1.1 400 Bad Request\r\n\r\n", read as a
+	// 4.7 MB frame header) and then answers nothing more.
+	BadFrame bool
+	// BadHPACK answers the first request of each connection with a HEADERS
+	// frame whose block is invalid HPACK (index 0), then answers nothing
+	// more.
+	BadHPACK bool
+	// WindowOverflow answers the first request of each connection with a
+	// connection WINDOW_UPDATE of 2^31-1, which overflows the client's
+	// send window, then answers nothing more.
+	WindowOverflow bool
+	// AnswerUnopened sends, before the first response of each connection,
+	// a complete response on stream 2^31-1, which the client never opened;
+	// it then answers the real streams normally.
+	AnswerUnopened bool
+}
+
+// validate reports the first reason b cannot be served as documented.
+func (b *Behaviour) validate() error {
+	if err := b.checkRanges(); err != nil {
+		return err
+	}
+	faults := count(b.BadFrame, b.BadHPACK, b.WindowOverflow, b.AnswerUnopened)
+	endings := count(b.GoAwayAfter > 0, b.CloseAfter > 0, b.ResetConnAfter > 0)
+	switch {
+	case b.NoSettings && *b != (Behaviour{NoSettings: true, TLS: b.TLS}):
+		return errors.New("h2fixture: NoSettings combines with nothing but TLS")
+	case faults > 1:
+		return errors.New("h2fixture: at most one of BadFrame, BadHPACK, WindowOverflow, AnswerUnopened")
+	case endings > 1:
+		return errors.New("h2fixture: at most one of GoAwayAfter, CloseAfter, ResetConnAfter")
+	case faults == 1 && (endings > 0 || b.ResetEvery > 0 || b.StallEvery > 0):
+		return errors.New("h2fixture: a fault combines with no ending and no ResetEvery or StallEvery")
+	case b.ResetEvery > 0 && b.StallEvery > 0:
+		return errors.New("h2fixture: ResetEvery and StallEvery are exclusive")
+	case b.RefuseBeyond && b.MaxConcurrentStreams == 0:
+		return errors.New("h2fixture: RefuseBeyond needs MaxConcurrentStreams")
+	case b.DataChunk > 0 && b.BodySize == 0:
+		return errors.New("h2fixture: DataChunk needs BodySize")
+	case b.Window1 && b.InitialWindowSize > 0:
+		return errors.New("h2fixture: Window1 and InitialWindowSize are exclusive")
+	case b.ResetCode != 0 && b.ResetEvery == 0:
+		return errors.New("h2fixture: ResetCode needs ResetEvery")
+	}
+	return nil
+}
+
+// checkRanges rejects negative counts, impossible statuses and windows.
+func (b *Behaviour) checkRanges() error {
+	if b.BodySize < 0 || b.DataChunk < 0 || b.Continuation < 0 || b.ResetEvery < 0 ||
+		b.StallEvery < 0 || b.GoAwayAfter < 0 || b.CloseAfter < 0 || b.ResetConnAfter < 0 {
+		return errors.New("h2fixture: negative Behaviour field")
+	}
+	if b.Status != 0 && (b.Status < 200 || b.Status > 599) {
+		return fmt.Errorf("h2fixture: status %d out of range 200-599", b.Status)
+	}
+	if b.InitialWindowSize > maxWindow {
+		return fmt.Errorf("h2fixture: InitialWindowSize %d above 2^31-1", b.InitialWindowSize)
+	}
+	return nil
+}
+
+// fault reports whether b replaces the first response of a connection by
+// a protocol violation after which nothing more is answered.
+func (b *Behaviour) fault() bool { return b.BadFrame || b.BadHPACK || b.WindowOverflow }
+
+// recvWindow returns the initial stream window the server advertises.
+func (b *Behaviour) recvWindow() int64 {
+	switch {
+	case b.Window1:
+		return 1
+	case b.InitialWindowSize > 0:
+		return int64(b.InitialWindowSize)
+	}
+	return defaultWindow
+}
+
+// count returns how many of flags are true.
+func count(flags ...bool) int {
+	n := 0
+	for _, f := range flags {
+		if f {
+			n++
+		}
+	}
+	return n
+}
