@@ -106,6 +106,8 @@ func TestBadPlans(t *testing.T) {
 		{"bad mode name", minimal + "modes:\n  - name: a/b\n", "11: modes[0].name: \"a/b\""},
 		{"bad threshold", minimal + "    thresholds: [p99<20]\n", "10: operations[0].thresholds[0]: \"p99<20\": bound \"20\" needs a unit"},
 		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
+		{"streams without http2", minimal + "    streams: 16\n", "10: operations[0].streams: streams are HTTP/2's; add http2: true"},
+		{"streams with http2", minimal + "    http2: true\n    streams: 16\n", ""},
 		{"mode placeholder", minimal + "modes:\n  - name: m\n    args: [\"{nope}\"]\n", "12: modes[0].args[0]: undefined placeholder {nope}"},
 	}
 	for _, tt := range tests {

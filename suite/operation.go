@@ -40,7 +40,8 @@ func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
 
 // operation checks one operation; earlier indexes the ones before it.
 func (c *compiler) operation(field string, p Operation, earlier map[string]int) (recordedConfig, error) {
-	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1}
+	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1,
+		http2: p.HTTP2, streams: p.Streams}
 	if p.URL == "" {
 		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
 	}
@@ -56,6 +57,12 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 	}
 	if op.timeout, err = c.duration(field+".timeout", p.Timeout, engine.DefaultTimeout); err != nil {
 		return op, err
+	}
+	switch {
+	case p.Streams < 0 || p.Streams > engine.MaxStreams:
+		return op, c.pos.errorf(field+".streams", "%d, want 1 to %d", p.Streams, engine.MaxStreams)
+	case p.Streams > 1 && !p.HTTP2:
+		return op, c.pos.errorf(field+".streams", "streams are HTTP/2's; add http2: true")
 	}
 	if op.checks, err = c.checks(field+".checks", p.Checks); err != nil {
 		return op, err

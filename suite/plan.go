@@ -73,6 +73,11 @@ type Operation struct {
 	BodyRandom int     `yaml:"body_random" json:"body_random,omitempty"`
 	// Timeout bounds each request (default 2s).
 	Timeout string `yaml:"timeout" json:"timeout,omitempty"`
+	// HTTP2 speaks HTTP/2 (h2 over TLS, h2c for http://), with Streams
+	// requests in flight per connection (default 1), as --http2 and
+	// --streams.
+	HTTP2   bool   `yaml:"http2" json:"http2,omitempty"`
+	Streams int    `yaml:"streams" json:"streams,omitempty"`
 	Checks  Checks `yaml:"checks" json:"checks"`
 	Load    Shape  `yaml:"load" json:"load"`
 	// DependsOn names an earlier operation: this one is skipped in a run

@@ -61,6 +61,8 @@ type recordedConfig struct {
 	headers   []engine.Header // values are templates
 	body      body
 	timeout   time.Duration
+	http2     bool
+	streams   int
 	checks    engine.Checks
 	shape     shape
 	dependsOn int // index of the operation it depends on; -1 for none
