@@ -55,7 +55,7 @@ func Micros(us float64) time.Duration {
 // deviation of the mean: the counts of the buckets that overlap it. It
 // walks a sparse copy of h, the size of its populated buckets: the
 // library's Distribution would build a bar for every bucket up to the
-// maximum, megabytes for a long tail, at the end of every run and second.
+// maximum: megabytes for a long tail, at the end of every run.
 func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {
 	lo, hi := mean-stdev, mean+stdev
 	packed := hdrhistogram.NewPacked(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
