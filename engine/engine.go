@@ -97,6 +97,13 @@ type Config struct {
 	WarmupRate float64
 	// WarmupRequests is a closed-loop warm-up by count, for -n runs.
 	WarmupRequests int64
+	// OnMeasure, if set, is called once with the time the measured phase
+	// began: when the clock starts if there is no warm-up, at the end of a
+	// timed warm-up, or when the first request after WarmupRequests is
+	// handed out. It runs on its own goroutine, and Run returns only after
+	// it did; it is not called if the run ends before measuring began.
+	// A watcher of the server marks the start of its figures there.
+	OnMeasure func(time.Time)
 
 	// Script, if set, is a wrk Lua script (see package script): it may
 	// change the request, make each request, see each response, and sees

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pummel-dev/pummel/stats"
+)
 
 // stageFrom is open-loop stage i's starting rate: RampFrom[i] for a ramp,
 // else its rate.
@@ -22,7 +26,7 @@ func (c *Config) MeanRate(i int) float64 { return (c.stageFrom(i) + c.Rates[i]) 
 // "100..2000".
 func (c *Config) stageName(i int) string {
 	if c.ramps(i) {
-		return fmt.Sprintf("%g..%g", c.stageFrom(i), c.Rates[i])
+		return stats.Ramp{From: c.stageFrom(i), To: c.Rates[i]}.String()
 	}
 	return fmt.Sprintf("%g", c.Rates[i])
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // A ramp's request k is due when the rate's integral reaches k: for
@@ -97,5 +99,19 @@ func TestRampTargets(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s: %g, want %g", tt.name, tt.got, tt.want)
 		}
+	}
+}
+
+// TestStageNameIsAsTheResultNamesIt: a stage is named in errors and
+// warnings as -R gives it and as the result's ramp prints.
+func TestStageNameIsAsTheResultNamesIt(t *testing.T) {
+	c := Config{Rates: []float64{2000, 250, 0.5}, RampFrom: []float64{100, 250, 0}}
+	for i, want := range []string{"100..2000", "250", "0..0.5"} {
+		if got := c.stageName(i); got != want {
+			t.Errorf("stageName(%d) = %q, want %q", i, got, want)
+		}
+	}
+	if got, want := c.stageName(0), (stats.Ramp{From: 100, To: 2000}).String(); got != want {
+		t.Errorf("stageName(0) = %q, the result's ramp %q", got, want)
 	}
 }

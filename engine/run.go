@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,7 +48,9 @@ type load struct {
 	// end of a timed warm-up, or the first measured request after a
 	// warm-up by count.
 	measured atomic.Int64
-	halted   atomic.Bool // set once, when the load stops: see halt
+	// hooks counts the Config.OnMeasure calls started; Run waits for them.
+	hooks  sync.WaitGroup
+	halted atomic.Bool // set once, when the load stops: see halt
 	// opened counts the connections opened, numbering them in the
 	// request log.
 	opened atomic.Uint32
@@ -165,16 +168,12 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 		return stats.Result{}, err
 	}
 	r.start = time.Now()
-	if cfg.WarmupRequests == 0 { // else the first measured request starts the clock
-		r.measured.Store(r.start.Add(cfg.Warmup).UnixNano())
-	}
-	if cfg.Warmup > 0 && r.sched == nil {
-		r.warming.Store(true)
-		defer time.AfterFunc(cfg.Warmup, func() { r.warming.Store(false) }).Stop()
-	}
+	stopWarmup := r.startClock()
 	s := startSampler(r, workers)
 	cpu0 := cpuTime()
 	end := r.drive(ctx)
+	stopWarmup()
+	r.hooks.Wait()
 	for _, w := range workers {
 		w.flushLog()
 	}
@@ -311,6 +310,57 @@ func recorders(ws []*worker, phases ...int) []*record.Recorder {
 		}
 	}
 	return recs
+}
+
+// startClock sets when the measurement begins, now that r.start is set:
+// at the end of a timed warm-up, or (with WarmupRequests) when the first
+// measured request is handed out (see markMeasured). It returns a func
+// that stops the warm-up's timer, for when the run ends.
+func (r *load) startClock() (stop func()) {
+	cfg := r.cfg
+	if cfg.WarmupRequests > 0 {
+		return func() {}
+	}
+	r.measured.Store(r.start.Add(cfg.Warmup).UnixNano())
+	if cfg.Warmup == 0 {
+		r.onMeasure(r.start)
+		return func() {}
+	}
+	closed := r.sched == nil
+	r.warming.Store(closed)
+	r.hooks.Add(1)
+	t := time.AfterFunc(cfg.Warmup, func() {
+		defer r.hooks.Done()
+		r.warming.Store(false)
+		if cfg.OnMeasure != nil {
+			cfg.OnMeasure(r.start.Add(cfg.Warmup))
+		}
+	})
+	return func() {
+		if t.Stop() {
+			r.hooks.Done()
+		}
+	}
+}
+
+// markMeasured starts the measurement at now if it has not started: the
+// first measured request after a warm-up by count.
+func (r *load) markMeasured(now time.Time) {
+	if r.measured.CompareAndSwap(0, now.UnixNano()) {
+		r.onMeasure(now)
+	}
+}
+
+// onMeasure calls Config.OnMeasure with t, if set, on its own goroutine.
+func (r *load) onMeasure(t time.Time) {
+	if r.cfg.OnMeasure == nil {
+		return
+	}
+	r.hooks.Add(1)
+	go func() {
+		defer r.hooks.Done()
+		r.cfg.OnMeasure(t)
+	}()
 }
 
 // measureFrom is when the measurement began, zero if it has not yet.

@@ -22,11 +22,18 @@ type scriptBufs struct {
 	ends    []int
 	heads   []bool
 	headers []script.Header
+	// fixed is set when the script has no request(): every request is
+	// the load's one, split once.
+	fixed bool
 }
 
 // split finds the requests in req, the bytes request() returned: where
-// each ends, and whether it is a HEAD request.
+// each ends, and whether it is a HEAD request. The load's one request,
+// sent when the script has no request(), is split only the first time.
 func (sb *scriptBufs) split(req []byte) {
+	if sb.fixed && len(sb.ends) > 0 {
+		return
+	}
 	sb.ends = countRequests(req, sb.ends)
 	sb.heads = sb.heads[:0]
 	start := 0
@@ -150,11 +157,12 @@ func (c *conn) scriptFailed(t ticket, err error) {
 // error.
 func (c *conn) scriptRequest() ([]byte, error) {
 	s := c.worker.script
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.thread.HasRequest() {
+	if !s.thread.HasRequest() { // set when the thread was made: no lock needed
+		c.sc.fixed = true
 		return c.load.request, nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var err error
 	c.sc.request, err = s.thread.AppendRequest(c.sc.request[:0])
 	return c.sc.request, err

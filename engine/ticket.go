@@ -44,7 +44,7 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		if i < r.cfg.WarmupRequests {
 			t.phase = warmupPhase
 		} else if r.cfg.WarmupRequests > 0 {
-			r.measured.CompareAndSwap(0, time.Now().UnixNano())
+			r.markMeasured(time.Now())
 		}
 	}
 	return t, true

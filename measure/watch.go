@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"time"
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/proc"
@@ -68,10 +69,17 @@ func (w *Watch) Load(ctx context.Context, cfg engine.Config) (stats.Result, erro
 
 // Step runs the load cfg as one of several over the same watch (the
 // steps of a capacity search): as Load, but watching goes on, and the
-// figures of each process are those of this load alone.
+// figures of each process are those of this load alone. They count from
+// when the engine begins measuring (Config.OnMeasure), so a warm-up's CPU
+// time and peak RSS are left out, as from every other figure.
 func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, error) {
-	for _, pw := range w.watchers {
-		pw.StartLoad()
+	w.startLoad()
+	then := cfg.OnMeasure
+	cfg.OnMeasure = func(t time.Time) {
+		w.startLoad()
+		if then != nil {
+			then(t)
+		}
 	}
 	res, err := engine.Run(ctx, cfg)
 	for _, pw := range w.watchers {
@@ -85,6 +93,13 @@ func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, erro
 		res.Server = append(res.Server, usage)
 	}
 	return res, err
+}
+
+// startLoad marks the start of the load for every process.
+func (w *Watch) startLoad() {
+	for _, pw := range w.watchers {
+		pw.StartLoad()
+	}
 }
 
 // Watchers are the processes' watchers, in the order of the pids: their

@@ -11,23 +11,9 @@ import (
 )
 
 func TestPackedEncodesAsDense(t *testing.T) {
-	tests := []struct {
-		name   string
-		values []time.Duration
-	}{
-		{"empty", nil},
-		{"one value", []time.Duration{250 * time.Microsecond}},
-		{"smallest and largest", []time.Duration{record.HistogramMin, time.Duration(record.HistogramMax)}},
-		{"spread", append(statstest.Spread(50, 20000, 3*time.Microsecond), statstest.Spread(90000, 50, 41*time.Millisecond)...)},
-	}
-	for _, tt := range tests {
+	for _, tt := range histogramCases {
 		t.Run(tt.name, func(t *testing.T) {
-			h := record.NewHistogram()
-			for _, v := range tt.values {
-				if err := h.RecordValue(int64(v)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			h := histogramOf(t, tt.values)
 			dense, err := stats.EncodeHistogram(h)
 			if err != nil {
 				t.Fatal(err)
@@ -51,6 +37,34 @@ func TestPackedEncodesAsDense(t *testing.T) {
 			}
 		})
 	}
+}
+
+// histogramCases are sets of latencies to record, for tests of what is
+// read from their histogram.
+var histogramCases = []struct {
+	name   string
+	values []time.Duration
+}{
+	{"empty", nil},
+	{"one value", []time.Duration{250 * time.Microsecond}},
+	{"smallest and largest", []time.Duration{record.HistogramMin, time.Duration(record.HistogramMax)}},
+	{"spread", append(statstest.Spread(50, 20000, 3*time.Microsecond), statstest.Spread(90000, 50, 41*time.Millisecond)...)},
+	{"two far apart", []time.Duration{time.Microsecond, 40 * time.Millisecond}},
+	{"identical", statstest.Spread(5, 100, 0)},
+	{"long tail", append(statstest.Spread(200_000, 5000, 7*time.Microsecond), 2*time.Second, time.Minute)},
+	{"small integers", []time.Duration{1, 2, 3, 3, 4, 9, 2000, 2049, 2050, 4100}},
+}
+
+// histogramOf returns a histogram of values.
+func histogramOf(t *testing.T, values []time.Duration) *hdrhistogram.Histogram {
+	t.Helper()
+	h := record.NewHistogram()
+	for _, v := range values {
+		if err := h.RecordValue(int64(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
 }
 
 func spreadHistogram() *hdrhistogram.Histogram {

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"math"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -51,13 +52,22 @@ func Micros(us float64) time.Duration {
 }
 
 // withinStdev returns the percentage of recorded values within one standard
-// deviation of the mean.
+// deviation of the mean: the counts of the buckets that overlap it. It
+// walks a sparse copy of h, the size of its populated buckets: the
+// library's Distribution would build a bar for every bucket up to the
+// maximum: megabytes for a long tail, at the end of every run.
 func withinStdev(h *hdrhistogram.Histogram, mean, stdev float64) float64 {
 	lo, hi := mean-stdev, mean+stdev
+	packed := hdrhistogram.NewPacked(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
+	packed.MergeFrom(h)
 	var n int64
-	for _, bar := range h.Distribution() {
-		if bar.Count > 0 && float64(bar.To) >= lo && float64(bar.From) <= hi {
-			n += bar.Count
+	for from, count := range packed.ForEachBucket {
+		if float64(from) > hi {
+			break
+		}
+		// A bucket below lo still overlaps [lo, hi] if it holds ⌈lo⌉.
+		if float64(from) >= lo || h.ValuesAreEquivalent(from, int64(math.Ceil(lo))) {
+			n += count
 		}
 	}
 	return 100 * float64(n) / float64(h.TotalCount())

@@ -139,7 +139,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err := checkOutputs(outs); err != nil {
 		return err
 	}
-	plan, err := l.opts.watchPlan()
+	plan, err := l.opts.watchPlan(cfg.ConnectTo)
 	if err != nil {
 		return err
 	}

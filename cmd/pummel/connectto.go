@@ -130,19 +130,16 @@ func isIP(s string) bool {
 	return err == nil
 }
 
-// readyAddress is where --connect-to and --resolve send the readiness
-// probes of readyURL, or "" for where it says.
-func (o *options) readyAddress(readyURL string) (string, error) {
+// readyAddress is where rules, the load's --connect-to and --resolve
+// rules, send the readiness probes of readyURL, or "" for where it says.
+func readyAddress(readyURL string, rules []engine.ConnectTo) string {
 	u, err := url.Parse(readyURL)
 	if err != nil {
-		return "", nil // Launch names the bad --ready-url
+		return "" // Launch names the bad --ready-url
 	}
-	c := engine.Config{URL: u}
-	if err := o.connectTo(&c); err != nil {
-		return "", err
-	}
+	c := engine.Config{URL: u, ConnectTo: rules}
 	if address, redirected := c.Address(); redirected {
-		return address, nil
+		return address
 	}
-	return "", nil
+	return ""
 }

@@ -99,7 +99,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err := checkOutputs(append(l.opts.files(), l.opts.logOutputs()...)); err != nil {
 		return err
 	}
-	plan, err := l.opts.watchPlan()
+	plan, err := l.opts.watchPlan(cfg.ConnectTo)
 	if err != nil {
 		return err
 	}

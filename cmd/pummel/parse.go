@@ -68,13 +68,9 @@ func parseHeader(s string) (engine.Header, error) {
 // parseRates reads "10", "0.5" or "10,50,250" (requests per second; k/M/G
 // suffixes as counts).
 func parseRates(s string) ([]float64, error) {
-	var out []float64
-	for part := range strings.SplitSeq(s, ",") {
-		r, ok := parse.Rate(strings.TrimSpace(part))
-		if !ok {
-			return nil, fmt.Errorf("%q is not a rate list (examples: 100, 0.5, 10,50,250, 20k)", s)
-		}
-		out = append(out, r)
+	rates, from, err := parseRateStages(s)
+	if err != nil || from != nil {
+		return nil, fmt.Errorf("%q is not a rate list (examples: 100, 0.5, 10,50,250, 20k)", s)
 	}
-	return out, nil
+	return rates, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
@@ -20,8 +21,9 @@ type watchPlan struct {
 }
 
 // watchPlan reads --pid, --pid-tree, --sample-interval, --exec and the
-// readiness flags.
-func (o *options) watchPlan() (watchPlan, error) {
+// readiness flags; rules are the load's --connect-to and --resolve rules,
+// parsed already.
+func (o *options) watchPlan(rules []engine.ConnectTo) (watchPlan, error) {
 	var p watchPlan
 	for _, s := range o.pids.Value() {
 		pid, err := strconv.Atoi(s)
@@ -46,12 +48,13 @@ func (o *options) watchPlan() (watchPlan, error) {
 		}
 		return p, nil
 	}
-	p.exec, err = o.execSpec()
+	p.exec, err = o.execSpec(rules)
 	return p, err
 }
 
-// execSpec reads --exec and its readiness flags.
-func (o *options) execSpec() (*proc.Spec, error) {
+// execSpec reads --exec and its readiness flags; the readiness probes
+// follow rules (see readyAddress).
+func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 	s := &proc.Spec{Shell: o.execShell, ReadyURL: o.readyURL, LogPath: o.serverLog}
 	if o.execShell {
 		s.Command = []string{o.exec}
@@ -64,10 +67,8 @@ func (o *options) execSpec() (*proc.Spec, error) {
 	if s.ReadyURL == "" {
 		s.ReadyURL = o.target
 	}
+	s.ReadyAddress = readyAddress(s.ReadyURL, rules)
 	var err error
-	if s.ReadyAddress, err = o.readyAddress(s.ReadyURL); err != nil {
-		return nil, err
-	}
 	if s.ReadyTimeout, err = parseDuration(o.readyTimeout); err != nil || s.ReadyTimeout == 0 {
 		return nil, badFlag("--ready-timeout", orNeed(err, "a positive duration"))
 	}

@@ -81,10 +81,11 @@ type Options struct {
 	// io.stdout:write() write, from every state; nil means os.Stdout.
 	Output io.Writer
 	// Limit, when positive and shorter than [OnceLimit], is the run's
-	// own bound (its length and --timeout): Load's top level, and all
-	// that each [Program.Threads] call runs (every thread's top level,
-	// setup() and init()), may together run that long, so that a script
-	// cannot hold a run past it. 0 leaves each part OnceLimit.
+	// own bound (its length and --timeout): Load's top level and all that
+	// the first [Program.Threads] call runs (every thread's top level,
+	// setup() and init()) may together run that long, as may all that
+	// each later call runs, so that a script cannot hold a run past it.
+	// 0 leaves each part OnceLimit.
 	Limit time.Duration
 }
 
@@ -98,6 +99,9 @@ type Program struct {
 	proto  *lua.FunctionProto // compiled once, shared read-only by all states
 	limit  time.Duration      // how long a part that runs once may run: OnceLimit
 	budget time.Duration      // Options.Limit
+	// spent is how long Load's top level took, charged to the budget of
+	// the first Threads call: the budget bounds them together.
+	spent time.Duration
 
 	setup   *lua.LState // setup and done state
 	guard   *guard      // stops the setup state's code
@@ -130,11 +134,13 @@ func Load(ctx context.Context, path string, o Options) (*Program, error) {
 	}
 	p := &Program{name: path, args: o.Args, target: o.Target.normalize(), proto: proto, out: &output{w: o.Output}, limit: OnceLimit, budget: o.Limit, sum: sha256.Sum256(src)}
 	p.setup, p.guard, p.wrk = p.newState()
+	start := time.Now()
 	if err := p.guard.once(ctx, stage(p.limit, p.budget), func() error { return p.runChunk(p.setup, p.guard) }); err != nil {
 		p.guard.close()
 		p.setup.Close()
 		return nil, err
 	}
+	p.spent = time.Since(start)
 	return p, nil
 }
 
@@ -142,8 +148,9 @@ func Load(ctx context.Context, path string, o Options) (*Program, error) {
 // running state and runs the script's top level in it, calls setup(thread)
 // in the setup state (thread.addr starts as addr, "host:port"), then sets
 // wrk.thread and calls init(args) in the running state. The top level,
-// setup and init are each stopped after [OnceLimit], or all together
-// after [Options.Limit]; all of them, and the
+// setup and init are each stopped after [OnceLimit], or, with Load's top
+// level for the first call, all together after [Options.Limit]; all of
+// them, and the
 // Threads' hooks for as long as they live, are stopped when ctx ends.
 // Errors are one line naming the script and line (a [*StoppedError] for
 // code that was stopped); on error no Thread is returned.
@@ -154,7 +161,8 @@ func (p *Program) Threads(ctx context.Context, n int, addr string) ([]*Thread, e
 		p.wrk.RawSetString("addrs", addrs)
 	}
 	threads := make([]*Thread, 0, n)
-	b := stage(p.limit, p.budget)
+	b := stage(p.limit, p.budget).less(p.spent)
+	p.spent = 0
 	for range n {
 		th, err := p.newThread(ctx, b, addr)
 		if err != nil {

@@ -37,6 +37,15 @@ func stage(onceLimit, budget time.Duration) bound {
 	return bound{limit: budget, end: time.Now().Add(budget)}
 }
 
+// less is b with d, the time an earlier stage took, taken from its
+// common end, if it has one.
+func (b bound) less(d time.Duration) bound {
+	if !b.end.IsZero() {
+		b.end = b.end.Add(-d)
+	}
+	return b
+}
+
 // left is how long the next part may run.
 func (b bound) left() time.Duration {
 	if b.end.IsZero() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -180,5 +182,27 @@ func TestStageBound(t *testing.T) {
 				t.Errorf("left() = %v, more than the limit %v", left, tt.limit)
 			}
 		})
+	}
+}
+
+// TestBudgetBoundsLoadAndThreadsTogether: Load's top level takes 60% of
+// the budget and init() another 60%: init() is stopped at the budget, not
+// given a budget of its own. The top level waits only in the setup state
+// (the first to run it leaves a mark), so each thread's top level is quick.
+func TestBudgetBoundsLoadAndThreadsTogether(t *testing.T) {
+	const budget = 500 * time.Millisecond
+	mark := filepath.Join(t.TempDir(), "mark")
+	wait := fmt.Sprintf("local t = os.clock() while os.clock() - t < %g do end", 0.6*budget.Seconds())
+	src := fmt.Sprintf("local f = io.open(%q, \"r\")\nif f then f:close() else io.open(%q, \"w\"):close(); %s end\n"+
+		"function init(args)\n%s\nend\n", mark, mark, wait, wait)
+	p, err := Load(t.Context(), writeScript(t, src), Options{Target: target, Output: &bytes.Buffer{}, Limit: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = p.Threads(t.Context(), 1, "127.0.0.1:8080")
+	var stopped *StoppedError
+	if !errors.As(err, &stopped) || stopped.Hook != "init()" || stopped.Limit != budget {
+		t.Errorf("Threads = %v, want init() stopped at the budget %v", err, budget)
 	}
 }

@@ -67,17 +67,36 @@ type Figure struct {
 // process, so the merged result has none), one per run that has it. None
 // when r lacks the figure.
 func (f Figure) Samples(r stats.Result) []float64 {
+	vs, _ := f.samples(r)
+	return vs
+}
+
+// Gather reads the figure from each of rs, as Samples does, and counts
+// the results that lack it, and for a server's figure of a merged --runs
+// result, the runs that lack it: a table of several results shows the
+// figure from those that have it and says how many did not.
+func (f Figure) Gather(rs []stats.Result) (vs []float64, lacking int) {
+	for _, r := range rs {
+		got, lack := f.samples(r)
+		vs, lacking = append(vs, got...), lacking+lack
+	}
+	return vs, lacking
+}
+
+// samples is Samples, with how many of the results it read lack the figure.
+func (f Figure) samples(r stats.Result) (vs []float64, lacking int) {
 	runs := []stats.Result{r}
 	if f.Need != NeedNothing && len(r.Server) == 0 && len(r.Runs) > 0 {
 		runs = r.Runs
 	}
-	var vs []float64
 	for _, run := range runs {
 		if v, ok := f.read(run); ok {
 			vs = append(vs, v)
+		} else {
+			lacking++
 		}
 	}
-	return vs
+	return vs, lacking
 }
 
 // Worst returns the value of vs (not empty) furthest from good: the lowest

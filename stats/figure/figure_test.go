@@ -96,3 +96,28 @@ func TestScheduleFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherCountsWhatLacksTheFigure: Gather keeps the samples of the
+// results (or merged runs) that have a figure and counts those that lack
+// it, for a server's figure and a client's alike.
+func TestGatherCountsWhatLacksTheFigure(t *testing.T) {
+	noServer := stats.Result{Latency: &stats.Latency{P99: 7}}
+	noResponse := twoServers()
+	merged := stats.Result{Latency: &stats.Latency{P99: 8}, Runs: []stats.Result{twoServers(), noServer}}
+	for _, tt := range []struct {
+		name    string
+		rs      []stats.Result
+		want    []float64
+		lacking int
+	}{
+		{"server_rss_peak", []stats.Result{twoServers(), noServer, twoServers()}, []float64{90 << 20, 90 << 20}, 1},
+		{"server_rss_peak", []stats.Result{merged}, []float64{90 << 20}, 1},
+		{"p99", []stats.Result{noServer, noResponse}, []float64{7}, 1},
+		{"p99", []stats.Result{merged, noServer}, []float64{8, 7}, 0},
+	} {
+		vs, lacking := Must(tt.name).Gather(tt.rs)
+		if !slices.Equal(vs, tt.want) || lacking != tt.lacking {
+			t.Errorf("%s over %d results: %v, %d lacking; want %v, %d", tt.name, len(tt.rs), vs, lacking, tt.want, tt.lacking)
+		}
+	}
+}

@@ -45,42 +45,38 @@ var comparedFigures = []comparedFigure{
 
 // comparisonRows computes, per figure present on both sides, the median of
 // each side (with its min–max spread when a side has several results) and
-// the ratio NEW/BASE, as benchstat shows a side-by-side view.
+// the ratio NEW/BASE, as benchstat shows a side-by-side view. A side's
+// results (or runs) that lack a figure are left out of it and counted.
 func comparisonRows(base, next []stats.Result) [][]string {
 	var rows [][]string
 	for _, f := range comparedFigures {
-		b, okB := sideValues(base, f)
-		n, okN := sideValues(next, f)
-		if !okB || !okN {
+		b, lackB := f.fig.Gather(base)
+		n, lackN := f.fig.Gather(next)
+		if len(b) == 0 || len(n) == 0 {
 			continue
 		}
 		ratio := "~"
 		if mb := stats.Median(b); mb != 0 {
 			ratio = fmt.Sprintf("%.2f×", stats.Median(n)/mb)
 		}
-		rows = append(rows, []string{f.name, sideText(b, f.format), sideText(n, f.format), ratio})
+		rows = append(rows, []string{f.name, sideText(b, lackB, f.format), sideText(n, lackN, f.format), ratio})
 	}
 	return rows
 }
 
-// sideValues gathers a figure's samples over a side's results; false when
-// one of them lacks it.
-func sideValues(rs []stats.Result, f comparedFigure) ([]float64, bool) {
-	var all []float64
-	for _, r := range rs {
-		vs := f.fig.Samples(r)
-		if len(vs) == 0 {
-			return nil, false
-		}
-		all = append(all, vs...)
-	}
-	return all, len(all) > 0
-}
-
-func sideText(vs []float64, format func(float64) string) string {
-	s := format(stats.Median(vs))
+// sideText is a side's median, with its spread over several samples and
+// how many results lacked the figure.
+func sideText(vs []float64, lacking int, format func(float64) string) string {
+	var notes []string
 	if len(vs) > 1 {
-		s += fmt.Sprintf(" (%s–%s, n=%d)", format(slices.Min(vs)), format(slices.Max(vs)), len(vs))
+		notes = append(notes, fmt.Sprintf("%s–%s, n=%d", format(slices.Min(vs)), format(slices.Max(vs)), len(vs)))
+	}
+	if lacking > 0 {
+		notes = append(notes, fmt.Sprintf("missing in %d", lacking))
+	}
+	s := format(stats.Median(vs))
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return s
 }

@@ -86,3 +86,18 @@ func TestCompareReadsTheWorseServer(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonKeepsAFigureSomeResultsLack: a side with one result that
+// watched no server still shows the server's figure of the others, and
+// says in how many it is missing.
+func TestComparisonKeepsAFigureSomeResultsLack(t *testing.T) {
+	watched := stats.Result{RequestsPerS: 100, Requests: 100, Server: []stats.ServerUsage{{PID: 1, CPUUsPerRequest: 5}}}
+	unwatched := stats.Result{RequestsPerS: 100, Requests: 100}
+	var b bytes.Buffer
+	if err := WriteComparison(&b, []stats.Result{watched, unwatched}, []stats.Result{watched}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Server CPU/request") || !strings.Contains(b.String(), "(missing in 1)") {
+		t.Errorf("comparison drops or hides the server figure one base result lacks:\n%s", b.String())
+	}
+}

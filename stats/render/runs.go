@@ -20,39 +20,47 @@ var runFigures = []comparedFigure{
 	errorsFigure,
 }
 
-// runRow summarises one figure over the runs: name, min, median, max;
-// false when no run has it.
-func runRow(rs []stats.Result, f comparedFigure) ([]string, bool) {
-	vs, ok := sideValues(rs, f)
-	if !ok {
-		return nil, false
+// runRow summarises one figure over the runs that have it: name, min,
+// median, max, and how many runs lack it; false when no run has it.
+func runRow(rs []stats.Result, f comparedFigure) (row []string, lacking int, ok bool) {
+	vs, lacking := f.fig.Gather(rs)
+	if len(vs) == 0 {
+		return nil, 0, false
 	}
-	return []string{f.name, f.format(slices.Min(vs)), f.format(stats.Median(vs)), f.format(slices.Max(vs))}, true
+	return []string{f.name, f.format(slices.Min(vs)), f.format(stats.Median(vs)), f.format(slices.Max(vs))}, lacking, true
 }
 
-// runRows summarises each figure over the runs: min, median, max.
-func runRows(rs []stats.Result) [][]string {
-	var rows [][]string
+// runRows summarises each figure over the runs: min, median, max; and
+// notes naming each figure some runs lack.
+func runRows(rs []stats.Result) (rows [][]string, notes []string) {
 	for _, f := range runFigures {
-		if row, ok := runRow(rs, f); ok {
-			rows = append(rows, row)
+		row, lacking, ok := runRow(rs, f)
+		if !ok {
+			continue
+		}
+		rows = append(rows, row)
+		if lacking > 0 {
+			notes = append(notes, fmt.Sprintf("%s: missing in %d of %d runs, left out", f.name, lacking, len(rs)))
 		}
 	}
-	return rows
+	return rows, notes
 }
 
-// spanOf describes a figure over the runs as "median (min–max, N runs)".
+// spanOf describes a figure over the runs as "median (min–max, N runs)",
+// N counting the runs that have it.
 func spanOf(rs []stats.Result, name string) (string, bool) {
 	i := slices.IndexFunc(runFigures, func(f comparedFigure) bool { return f.name == name })
 	if i < 0 {
 		return "", false
 	}
-	row, ok := runRow(rs, runFigures[i])
+	row, lacking, ok := runRow(rs, runFigures[i])
 	switch {
 	case !ok:
 		return "", false
 	case len(rs) == 1:
 		return row[2], true
+	case lacking > 0:
+		return fmt.Sprintf("%s (%s–%s, %d of %d runs)", row[2], row[1], row[3], len(rs)-lacking, len(rs)), true
 	}
 	return fmt.Sprintf("%s (%s–%s, %d runs)", row[2], row[1], row[3], len(rs)), true
 }
@@ -64,8 +72,12 @@ func writeRunsText(ew *Printer, rs []stats.Result) {
 	}
 	ew.Printf("\nRuns: %d fresh server processes\n", len(rs))
 	ew.Printf("  %-20s %12s %12s %12s\n", "", "min", "median", "max")
-	for _, row := range runRows(rs) {
+	rows, notes := runRows(rs)
+	for _, row := range rows {
 		ew.Printf("  %-20s %12s %12s %12s\n", row[0], row[1], row[2], row[3])
+	}
+	for _, n := range notes {
+		ew.Printf("  %s\n", n)
 	}
 }
 
@@ -75,5 +87,9 @@ func writeRunsMarkdown(ew *Printer, rs []stats.Result) {
 		return
 	}
 	ew.Printf("\n**Runs: %d fresh server processes**\n\n", len(rs))
-	ew.Table([]string{"Figure", "min", "median", "max"}, []string{"---", "---:", "---:", "---:"}, runRows(rs))
+	rows, notes := runRows(rs)
+	ew.Table([]string{"Figure", "min", "median", "max"}, []string{"---", "---:", "---:", "---:"}, rows)
+	for _, n := range notes {
+		ew.Printf("\n%s\n", n)
+	}
 }

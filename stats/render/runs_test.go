@@ -44,3 +44,30 @@ func TestMarkdownOfRunsIsReadyToPaste(t *testing.T) {
 		t.Errorf("markdown holds a local path:\n%s", md)
 	}
 }
+
+// TestRunsTableKeepsAFigureSomeRunsLack: a run without a server figure (its
+// process watched nothing) or without latencies (no response) leaves the
+// figure's row to the other runs, and the table says it is missing there.
+func TestRunsTableKeepsAFigureSomeRunsLack(t *testing.T) {
+	run := func(peak int64, p99 float64) stats.Result {
+		r := stats.Result{RequestsPerS: 100, Requests: 100, DurationS: 1}
+		if p99 > 0 {
+			r.Latency = &stats.Latency{P50: p99 / 2, P99: p99, Max: p99}
+		}
+		if peak > 0 {
+			r.Server = []stats.ServerUsage{{PID: 1, RSSBytes: stats.RSS{Idle: peak / 2, Peak: peak, After: peak}, CPUUsPerRequest: 5}}
+		}
+		return r
+	}
+	r := stats.Result{RequestsPerS: 100, Requests: 300, DurationS: 3, Latency: &stats.Latency{P50: 400, P99: 900, Max: 900},
+		Runs: []stats.Result{run(10<<20, 900), run(0, 800), run(30<<20, 0)}}
+	var text bytes.Buffer
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Peak RSS", "10.00MiB", "30.00MiB", "Peak RSS: missing in 1 of 3 runs", "Latency p99", "Latency p99: missing in 1 of 3 runs"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("runs table lacks %q:\n%s", want, text.String())
+		}
+	}
+}
