@@ -45,16 +45,18 @@ func startH2C(t *testing.T, h http.HandlerFunc) (*url.URL, *atomic.Int64) {
 }
 
 func TestHTTP2ExactCount(t *testing.T) {
-	for _, streams := range []int{1, 16, 100} {
-		u, served := startH2C(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
-		cfg := Config{URL: u, Connections: 4, Threads: 2, Requests: 3000, Timeout: 5 * time.Second,
-			HTTP2: true, Streams: streams, Checks: Checks{Body: []byte("ok")}}
-		res, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Requests != 3000 || served.Load() != 3000 || res.Errors.Total() != 0 {
-			t.Errorf("--streams %d: %d requests, server saw %d, errors %v", streams, res.Requests, served.Load(), res.Errors)
+	for _, engine := range transports() {
+		for _, streams := range []int{1, 16, 100} {
+			u, served := startH2C(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Requests: 3000, Timeout: 5 * time.Second,
+				HTTP2: true, Streams: streams, Checks: Checks{Body: []byte("ok")}}
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests != 3000 || served.Load() != 3000 || res.Errors.Total() != 0 {
+				t.Errorf("%s, --streams %d: %d requests, server saw %d, errors %v", engine, streams, res.Requests, served.Load(), res.Errors)
+			}
 		}
 	}
 }
@@ -106,14 +108,16 @@ func TestHTTP2RefusedInALPNEndsTheRun(t *testing.T) {
 }
 
 func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
-	u, served := startH2C(t, func(http.ResponseWriter, *http.Request) {})
-	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Rates: []float64{2000}, Duration: time.Second,
-		Timeout: 2 * time.Second, HTTP2: true, Streams: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := res.Requests + res.Errors.Total(); got != 2000 || served.Load() != res.Requests {
-		t.Errorf("%d requests and %d errors, server saw %d; want 2000 sent", res.Requests, res.Errors.Total(), served.Load())
+	for _, engine := range transports() {
+		u, served := startH2C(t, func(http.ResponseWriter, *http.Request) {})
+		res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Rates: []float64{2000}, Duration: time.Second,
+			Timeout: 2 * time.Second, HTTP2: true, Streams: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Requests + res.Errors.Total(); got != 2000 || served.Load() != res.Requests {
+			t.Errorf("%s: %d requests and %d errors, server saw %d; want 2000 sent", engine, res.Requests, res.Errors.Total(), served.Load())
+		}
 	}
 }
 
@@ -121,6 +125,12 @@ func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
 // --timeout is one timeout, cancelled with RST_STREAM; the other streams
 // of its connection go on, and no connection is reopened.
 func TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) { checkHTTP2Timeout(t, engine) })
+	}
+}
+
+func checkHTTP2Timeout(t *testing.T, engine string) {
 	var n, cancelled atomic.Int64
 	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%10 == 0 {
@@ -128,7 +138,7 @@ func TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection(t *testing.T) {
 			cancelled.Add(1)
 		}
 	})
-	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Requests: 200,
+	res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 200,
 		Timeout: 200 * time.Millisecond, HTTP2: true, Streams: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -150,13 +160,19 @@ func TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection(t *testing.T) {
 // TestHTTP2ServerResetIsAReadError: a handler that aborts makes the
 // server reset its stream; each is one read error, the rest responses.
 func TestHTTP2ServerResetIsAReadError(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) { checkHTTP2Reset(t, engine) })
+	}
+}
+
+func checkHTTP2Reset(t *testing.T, engine string) {
 	var n atomic.Int64
 	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%10 == 0 {
 			panic(http.ErrAbortHandler)
 		}
 	})
-	res, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Requests: 500,
+	res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 500,
 		Timeout: 5 * time.Second, HTTP2: true, Streams: 16})
 	if err != nil {
 		t.Fatal(err)

@@ -45,13 +45,27 @@ type h2Conn struct {
 	// received is set once the connection read a byte after its
 	// handshake: a connection that fails before it backs off.
 	received bool
+	unsent   unsent
+	// requeue holds tickets whose streams never reached a server that
+	// closed: they are sent first on the next connection.
+	requeue []ticket
 }
 
 // h2Lane is one request in flight on a stream.
 type h2Lane struct {
 	t    ticket
 	sent time.Time
+	seq  uint64 // when it started, in unsent's count
 }
+
+// unsent tells the streams whose HEADERS were written from those still
+// queued: each stream started takes the next number, and a write that
+// went out whole marks every number below the next as written.
+type unsent struct{ next, written uint64 }
+
+func (u *unsent) started() uint64           { u.next++; return u.next - 1 }
+func (u *unsent) flushed()                  { u.written = u.next }
+func (u *unsent) unwritten(seq uint64) bool { return seq >= u.written }
 
 // h2ReadBuffer is an HTTP/2 connection's first read buffer: room for a
 // few small responses of each stream; it grows to hold a whole frame.
@@ -180,6 +194,11 @@ func (h *h2Conn) loop() {
 // take makes sure a ticket is in hand; it reports false when the run has
 // none left for this connection.
 func (h *h2Conn) take() bool {
+	if !h.hasNext && len(h.requeue) > 0 {
+		h.next, h.hasNext = h.requeue[len(h.requeue)-1], true
+		h.requeue = h.requeue[:len(h.requeue)-1]
+		h.sendAt = time.Time{} // it was due already
+	}
 	for !h.hasNext && !h.done {
 		h.next, h.hasNext = h.load.next(h.worker)
 		h.done = !h.hasNext
@@ -232,7 +251,7 @@ func (h *h2Conn) fill() {
 			continue // the script failed, and that was counted
 		}
 		slot := h.freeLane()
-		h.lanes[slot] = h2Lane{t: h.next, sent: now}
+		h.lanes[slot] = h2Lane{t: h.next, sent: now, seq: h.unsent.started()}
 		h.sess.Start(slot, req)
 	}
 }
@@ -255,16 +274,41 @@ func (h *h2Conn) flush() bool {
 		return true
 	}
 	err := h.wire.send(h.sess.Out)
+	untouched := h.wire.written == 0
 	h.sess.Out = h.sess.Out[:0]
 	h.takeWire()
 	if err == nil {
+		h.unsent.flushed()
 		return true
+	}
+	if untouched && closedBeforeWrite(err) {
+		h.requeueUnsent()
+		return false
 	}
 	if !h.load.stopped() {
 		h.failOpen(writeFailure(err))
 	}
 	h.afterFailure()
 	return false
+}
+
+// requeueUnsent handles a server that closed before a write of which no
+// byte left: the streams it was to open never reached the server, and
+// their tickets go on a new connection (a reconnect, by the counting
+// rule); the streams written before end as closed before responding.
+func (h *h2Conn) requeueUnsent() {
+	for i := range h.lanes {
+		if !h.sess.Busy(i) {
+			continue
+		}
+		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
+			h.requeue = append(h.requeue, l.t)
+		} else if !h.load.stopped() {
+			h.recordFailure(l.t.phase, l.sent, fail(record.Read, causeClosedBeforeResponse), 1)
+		}
+	}
+	h.worker.addReconnect(h.next.phase)
+	h.shut()
 }
 
 // read reads what arrived, until the earliest timeout or the next

@@ -43,32 +43,37 @@ func TestHTTP2CountsEveryStreamOnce(t *testing.T) {
 		{"close after 30 streams", h2fixture.Behaviour{CloseAfter: 30}, 4, 0, nil, endedWith("closed before responding")},
 		{"reset after 30 streams", h2fixture.Behaviour{ResetConnAfter: 30}, 1, 0, nil, endedWith("reset before responding")},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := h2fixture.Start(t, tt.b)
-			u, _ := url.Parse(srv.URL())
-			cfg := Config{URL: u, TLS: srv.ClientTLS(), Connections: 2, Threads: 1, Requests: n,
-				Timeout: 5 * time.Second, HTTP2: true, Streams: tt.streams, Body: tt.body}
-			if tt.timeout > 0 {
-				cfg.Timeout = tt.timeout
+	for _, engine := range transports() {
+		for _, tt := range tests {
+			if tt.b.TLS && engine == EngineLoop {
+				continue // the loop speaks h2c only
 			}
-			res, err := Run(t.Context(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.Requests + res.Errors.Total(); got != n {
-				t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
-			}
-			// A connection that broke the protocol is ended: what the
-			// server still answered on it is not read.
-			if res.Requests != srv.Answered() && !tt.b.AnswerUnopened {
-				t.Errorf("%d responses, the server answered %d", res.Requests, srv.Answered())
-			}
-			if srv.Violations() != 0 {
-				t.Errorf("the client broke the protocol %d times", srv.Violations())
-			}
-			tt.check(t, res, srv)
-		})
+			t.Run(engine+"/"+tt.name, func(t *testing.T) {
+				srv := h2fixture.Start(t, tt.b)
+				u, _ := url.Parse(srv.URL())
+				cfg := Config{URL: u, Engine: engine, TLS: srv.ClientTLS(), Connections: 2, Threads: 1, Requests: n,
+					Timeout: 5 * time.Second, HTTP2: true, Streams: tt.streams, Body: tt.body}
+				if tt.timeout > 0 {
+					cfg.Timeout = tt.timeout
+				}
+				res, err := Run(t.Context(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Requests + res.Errors.Total(); got != n {
+					t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
+				}
+				// A connection that broke the protocol is ended: what the
+				// server still answered on it is not read.
+				if res.Requests != srv.Answered() && !tt.b.AnswerUnopened {
+					t.Errorf("%d responses, the server answered %d", res.Requests, srv.Answered())
+				}
+				if srv.Violations() != 0 {
+					t.Errorf("the client broke the protocol %d times", srv.Violations())
+				}
+				tt.check(t, res, srv)
+			})
+		}
 	}
 }
 

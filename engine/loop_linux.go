@@ -239,7 +239,11 @@ func (l *loop) epollWait(d time.Duration) (int, error) {
 func (l *loop) expire() {
 	now := time.Now()
 	for t := l.deadlines.expired(now); t != nil; t = l.deadlines.expired(now) {
-		l.owner(t).expired()
+		if t.lane > 0 {
+			l.owner(t).h2StreamExpired(t.lane - 1)
+		} else {
+			l.owner(t).expired()
+		}
 	}
 	for t := l.wakes.due(now); t != nil; t = l.wakes.due(now) {
 		l.owner(t).woken()

@@ -40,6 +40,8 @@ type loopConn struct {
 	lowWater int
 	grace    time.Duration
 	graced   bool
+	// h2 is an HTTP/2 connection's state; nil for HTTP/1.1.
+	h2 *h2Loop
 }
 
 // connState is where a loop connection stands.
@@ -57,11 +59,23 @@ func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
 	c.init(l.load, l.worker, &l.out, &l.last)
+	if l.load.cfg.HTTP2 {
+		c.h2 = newH2Loop(c)
+	}
 	return c
 }
 
 // start gives the connection its first work when the clock starts.
 func (c *loopConn) start() {
+	if c.h2 != nil && c.l.sched == nil {
+		c.setActive(true)
+		if c.state == closed {
+			c.h2Continue()
+		} else {
+			c.h2Next()
+		}
+		return
+	}
 	if c.l.sched != nil {
 		c.offer()
 		return
@@ -93,6 +107,10 @@ func (c *loopConn) nextTicket() {
 
 // begin sends the ticket's requests, on a new connection if need be.
 func (c *loopConn) begin(t ticket) {
+	if c.h2 != nil {
+		c.h2Begin(t)
+		return
+	}
 	c.hold(true)
 	if !c.take(t) {
 		c.hold(false)
@@ -140,6 +158,10 @@ func (c *loopConn) event(mask uint32) {
 	if mask&(unix.EPOLLRDHUP|unix.EPOLLHUP) != 0 {
 		c.hangup = true
 	}
+	if c.h2 != nil {
+		c.h2Event(mask)
+		return
+	}
 	in := mask&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0
 	switch c.state {
 	case connecting:
@@ -177,8 +199,12 @@ func (c *loopConn) connectDone() {
 	}
 	now := time.Now()
 	c.state = idle
-	c.l.dialing--
 	c.attached()
+	if c.h2 != nil {
+		c.h2Connected(now) // the dial ends with the handshake
+		return
+	}
+	c.l.dialing--
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
 		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
@@ -205,8 +231,11 @@ func (c *loopConn) dialFailed(err error) {
 		o.failed(err)
 		return
 	}
-	if c.holding && !c.load.stopped() {
+	if c.holding && !c.load.stopped() && (c.h2 == nil || c.h2.pending) {
 		c.record(connectFailure(err), c.k)
+	}
+	if c.h2 != nil {
+		c.h2.pending = false
 	}
 	c.hold(false)
 	c.backOff()
@@ -394,6 +423,10 @@ func (c *loopConn) backOff() {
 // expired handles a deadline: a dial or a request timed out, the request
 // perhaps still being written (as the goroutine transport's write fails).
 func (c *loopConn) expired() {
+	if c.h2 != nil && c.state != connecting {
+		c.h2Expired()
+		return
+	}
 	switch c.state {
 	case connecting:
 		c.shut()
@@ -417,6 +450,10 @@ func (c *loopConn) expired() {
 
 // woken goes on after a backoff or a script's delay.
 func (c *loopConn) woken() {
+	if c.h2 != nil {
+		c.h2Woken()
+		return
+	}
 	switch {
 	case c.state == awaiting:
 		c.lowWaterGrace()
@@ -468,6 +505,9 @@ func (c *loopConn) shut() {
 		c.l.wakes.remove(&c.timed) // a low-water grace
 	case connecting:
 		c.l.dialing--
+	}
+	if c.h2 != nil {
+		c.h2Shut()
 	}
 	if c.fd >= 0 {
 		unix.Close(c.fd)

@@ -18,6 +18,7 @@ type deadlineQueue struct {
 // deadline and its wake-up time, with their places in each.
 type timed struct {
 	id         int // the owner's index in its loop
+	lane       int // 1 + the HTTP/2 lane whose stream it times; 0: the connection's
 	deadline   time.Time
 	prev, next *timed // in the deadline queue
 	queued     bool

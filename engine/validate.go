@@ -68,8 +68,6 @@ func (c *Config) validateShape() error {
 		return invalid("pipeline", "HTTP/2 does not pipeline; it keeps several requests in flight with --streams")
 	case c.HTTP2 && c.NoKeepAlive:
 		return invalid("http2", "HTTP/2 connections are kept alive; drop --no-keepalive")
-	case c.HTTP2 && c.Engine == EngineLoop:
-		return invalid("engine", "HTTP/2 runs on the goroutine transport; use --engine goroutine (or auto)")
 	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
 		return invalid("warmup", "negative")
 	case c.Warmup > 0 && c.WarmupRequests > 0:

@@ -1,0 +1,411 @@
+package engine
+
+import (
+	"errors"
+	"syscall"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/stats/record"
+	"golang.org/x/sys/unix"
+)
+
+// h2Loop is what an HTTP/2 (h2c) connection of the event loop keeps
+// beyond a loopConn: the session, one lane per stream slot, each with its
+// own deadline on the loop's queue, and the part of the session's output
+// written so far. Only HTTP/2 connections allocate it.
+type h2Loop struct {
+	sess   *h2.Session
+	lanes  []h2Lane
+	timers []timed // the lanes' deadlines: lane i's is timers[i]
+	// off is how much of sess.Out is written; the rest waits for room.
+	off int
+	// shaking is set from the preface until the server's first SETTINGS;
+	// pending is set while the ticket in hand (conn.t) waits for them.
+	shaking, pending bool
+	// received is set once the connection read a byte after its
+	// handshake: one that fails before backs off.
+	received bool
+	unsent   unsent
+	// requeue holds tickets whose streams never reached a server that
+	// closed: they open first on the next connection.
+	requeue []ticket
+}
+
+func newH2Loop(c *loopConn) *h2Loop {
+	r := c.load
+	n := r.cfg.streams()
+	h := &h2Loop{sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize()}),
+		lanes: make([]h2Lane, n), timers: make([]timed, n)}
+	for i := range h.timers {
+		h.timers[i] = timed{id: c.id, lane: i + 1, index: -1}
+	}
+	return h
+}
+
+// h2Event handles what epoll reported for an HTTP/2 connection's socket.
+func (c *loopConn) h2Event(mask uint32) {
+	if c.state == connecting {
+		if mask&(unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP) != 0 {
+			c.connectDone()
+		}
+		return
+	}
+	if mask&unix.EPOLLOUT != 0 && !c.h2Flush() {
+		return
+	}
+	if mask&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+		c.h2Read()
+	}
+}
+
+// h2Connected sends the preface and SETTINGS of a new connection and
+// waits, for at most --timeout, for the server's.
+func (c *loopConn) h2Connected(now time.Time) {
+	h := c.h2
+	h.sess.Reset()
+	h.off, h.shaking, h.received = 0, true, false
+	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
+	c.h2Flush()
+}
+
+// h2Ready goes on once the server's first SETTINGS arrived.
+func (c *loopConn) h2Ready(now time.Time) {
+	h := c.h2
+	h.shaking = false
+	c.l.dialing-- // the dial ends with the handshake
+	c.l.deadlines.remove(&c.timed)
+	if limit := h.sess.ServerLimit(); limit < uint32(c.load.cfg.streams()) {
+		c.load.streamCap.CompareAndSwap(0, int64(limit)+1)
+	}
+	if o := c.l.opening; o != nil {
+		o.opened.Add(1)
+		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
+		return
+	}
+	c.worker.addConnect(c.t.phase, now.Sub(c.dialStart))
+	if h.pending {
+		h.pending = false
+		c.h2Start(c.t, now)
+	}
+	for _, t := range h.requeue { // sent again: their streams never reached the server
+		c.h2Start(t, now)
+	}
+	h.requeue = h.requeue[:0]
+	c.h2Next()
+}
+
+// h2Begin sends an open-loop request the loop dispatched, on a new
+// connection if need be.
+func (c *loopConn) h2Begin(t ticket) {
+	if c.state == closed {
+		c.h2Dial(t)
+		return
+	}
+	c.h2Start(t, time.Now())
+	c.h2Next()
+}
+
+// h2Dial opens a new connection for ticket t, which waits for its
+// handshake.
+func (c *loopConn) h2Dial(t ticket) {
+	c.t, c.k, c.h2.pending = t, 1, true
+	c.hold(true)
+	c.dial()
+}
+
+// h2Next gives the connection its next work once its streams changed:
+// in closed loop a stream for each free slot, in open loop its place
+// among the connections that can send; then it writes what is queued.
+func (c *loopConn) h2Next() {
+	h := c.h2
+	if c.state == closed || h.shaking {
+		return
+	}
+	if h.sess.Draining() && h.sess.Open() == 0 { // after a GOAWAY: a new connection
+		c.worker.addReconnect(c.t.phase)
+		c.shut()
+		c.h2Continue()
+		return
+	}
+	if c.l.sched == nil {
+		now := time.Now()
+		for c.active && h.sess.CanOpen() {
+			t, ok := c.load.next(c.worker)
+			if !ok {
+				c.setActive(false)
+				break
+			}
+			c.h2Start(t, now)
+		}
+	} else if h.sess.CanOpen() {
+		c.offer()
+	}
+	c.hold(h.sess.Open() > 0 || h.pending)
+	c.h2Flush()
+}
+
+// h2Continue goes on after the connection closed: a closed-loop
+// connection dials again for its next ticket, an open-loop one waits to
+// be dispatched one.
+func (c *loopConn) h2Continue() {
+	c.hold(false)
+	if c.l.sched != nil {
+		c.offer()
+		return
+	}
+	if !c.active {
+		return
+	}
+	t, ok := c.load.next(c.worker)
+	if !ok {
+		c.setActive(false)
+		return
+	}
+	c.h2Dial(t)
+}
+
+// h2Start opens a stream for ticket t on a free lane.
+func (c *loopConn) h2Start(t ticket, now time.Time) {
+	h := c.h2
+	slot := 0
+	for h.sess.Busy(slot) {
+		slot++
+	}
+	h.lanes[slot] = h2Lane{t: t, sent: now, seq: h.unsent.started()}
+	h.sess.Start(slot, c.load.h2req)
+	c.l.deadlines.push(&h.timers[slot], now.Add(c.load.cfg.Timeout))
+	c.hold(true)
+}
+
+// h2Flush writes what the session queued, as far as the socket takes it;
+// the rest goes on the next output event. It reports false when the
+// write failed, which ended the connection.
+func (c *loopConn) h2Flush() bool {
+	h := c.h2
+	for h.off < len(h.sess.Out) {
+		n, errno := sysWrite(c.fd, h.sess.Out[h.off:])
+		if n > 0 {
+			h.off += n
+			c.bytesOut += int64(n)
+			continue
+		}
+		if errno == unix.EAGAIN {
+			return true
+		}
+		c.h2WriteFailed(errno)
+		return false
+	}
+	h.sess.Out, h.off = h.sess.Out[:0], 0
+	h.unsent.flushed()
+	return true
+}
+
+// h2WriteFailed handles a write the socket refused. When the server had
+// closed before any of it left, the streams it was to open never reached
+// the server: their tickets go on a new connection, a reconnect (the
+// counting rule), and the streams written before end as closed before
+// responding. Otherwise every open stream is a write error.
+func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
+	h := c.h2
+	if h.off > 0 || !closedBeforeWrite(errno) || c.l.opening != nil {
+		c.h2Failed(writeFailure(errno))
+		return
+	}
+	var requeued []ticket
+	for i := range h.lanes {
+		if !h.sess.Busy(i) {
+			continue
+		}
+		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
+			requeued = append(requeued, l.t)
+		} else if !c.load.stopped() {
+			c.recordFailure(l.t.phase, l.sent, fail(record.Read, causeClosedBeforeResponse), 1)
+		}
+	}
+	if h.pending {
+		requeued = append(requeued, c.t)
+	}
+	h.pending = false
+	c.worker.addReconnect(c.t.phase)
+	c.shut()
+	c.hold(false)
+	if len(requeued) == 0 {
+		c.h2Continue()
+		return
+	}
+	h.requeue = append(h.requeue[:0], requeued[1:]...)
+	c.h2Dial(requeued[0])
+}
+
+// h2Read reads what arrived, into the loop's buffer after the partial
+// frame kept from the last read, until the socket is drained.
+func (c *loopConn) h2Read() {
+	h := c.h2
+	buf := c.l.buf
+	for {
+		n := copy(buf, c.carry)
+		m, errno := sysRead(c.fd, buf[n:])
+		switch {
+		case errno == unix.EAGAIN:
+			c.h2Next()
+			return
+		case errno != 0:
+			c.h2Closed(errno)
+			return
+		case m == 0:
+			c.h2Closed(0)
+			return
+		}
+		c.bytesIn += int64(m)
+		h.received = h.received || !h.shaking
+		now := time.Now()
+		used, err := h.sess.Feed(buf[:n+m])
+		c.h2Events(now)
+		if err != nil {
+			c.h2ProtocolFailed(err)
+			return
+		}
+		c.carry = append(c.carry[:0], buf[used:n+m]...)
+		if h.shaking && h.sess.Ready() {
+			c.h2Ready(now)
+			if c.state == closed {
+				return
+			}
+		}
+		if n+m < len(buf) && !c.hangup {
+			c.h2Next()
+			return // drained: the next input event brings more
+		}
+	}
+}
+
+// h2Events counts the streams the last Feed ended.
+func (c *loopConn) h2Events(now time.Time) {
+	h := c.h2
+	for _, ev := range h.sess.Events {
+		l := &h.lanes[ev.Slot]
+		c.l.deadlines.remove(&h.timers[ev.Slot])
+		switch ev.Kind {
+		case h2.Response:
+			c.recordResponse(&l.t, l.sent, now, ev.Status, ev.Body, "")
+		case h2.Reset:
+			c.recordFailure(l.t.phase, l.sent, fail(record.Read, resetCause(ev.Code)), 1)
+		case h2.Unprocessed:
+			c.recordFailure(l.t.phase, l.sent, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+		}
+	}
+}
+
+// h2StreamExpired ends a stream past its timeout with RST_STREAM(CANCEL):
+// one timeout; the connection and its other streams stay.
+func (c *loopConn) h2StreamExpired(slot int) {
+	h := c.h2
+	if !h.sess.Busy(slot) {
+		return
+	}
+	l := &h.lanes[slot]
+	h.sess.Cancel(slot)
+	c.recordFailure(l.t.phase, l.sent, fail(record.Timeout, "no response"), 1)
+	c.h2Next()
+}
+
+// h2Expired handles the connection's own deadline: a handshake with no
+// SETTINGS in --timeout.
+func (c *loopConn) h2Expired() {
+	if o := c.l.opening; o != nil {
+		c.shut()
+		o.failed(h2.ErrNoSettings)
+		return
+	}
+	if c.h2.pending && !c.load.stopped() {
+		c.h2.pending = false
+		c.record(fail(record.Connect, h2.ErrNoSettings.Error()), 1)
+	}
+	c.shut()
+	c.hold(false)
+	c.backOff()
+}
+
+// h2Closed handles the server's close or reset, or a read error: each
+// open stream is a read error; with none open, the close is a reconnect.
+func (c *loopConn) h2Closed(errno syscall.Errno) {
+	if c.h2.sess.Open() == 0 && !c.h2.shaking {
+		c.worker.addReconnect(c.t.phase)
+		c.shut()
+		c.h2Continue()
+		return
+	}
+	f := fail(record.Read, causeClosedBeforeResponse)
+	if errno == unix.ECONNRESET {
+		f.cause = causeResetBeforeResponse
+	} else if errno != 0 {
+		f = readFailure(errno, false)
+	}
+	c.h2Failed(f)
+}
+
+// h2ProtocolFailed ends a connection whose server broke the protocol:
+// each open stream is a read error with the cause (or the violation one
+// of its own when none was open), and the GOAWAY goes out before the close.
+func (c *loopConn) h2ProtocolFailed(err error) {
+	f := fail(record.Read, "protocol error: "+err.Error())
+	if c.h2.sess.Open() == 0 {
+		c.record(f, 1)
+	}
+	if c.h2Flush() {
+		c.h2Failed(f)
+	}
+}
+
+// h2Failed ends every open stream with f, and the connection; a
+// connection that failed before any response backs off.
+func (c *loopConn) h2Failed(f failure) {
+	h := c.h2
+	if o := c.l.opening; o != nil { // before the clock: the handshake failed
+		c.shut()
+		o.failed(errors.New(f.cause))
+		return
+	}
+	if !c.load.stopped() {
+		for i := range h.lanes {
+			if h.sess.Busy(i) {
+				c.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, f, 1)
+			}
+		}
+		if h.pending { // its stream never opened: the handshake failed
+			c.record(fail(record.Connect, "HTTP/2 handshake: "+f.cause), 1)
+		}
+	}
+	refused := !h.received
+	h.pending = false
+	c.shut()
+	c.hold(false)
+	if refused {
+		c.backOff()
+		return
+	}
+	c.h2Continue()
+}
+
+// h2Woken goes on after a backoff.
+func (c *loopConn) h2Woken() {
+	if c.state == closed {
+		c.h2Continue()
+	}
+}
+
+// h2Shut frees the lanes' deadlines and the session of a connection that
+// closes; what was open on it was counted.
+func (c *loopConn) h2Shut() {
+	h := c.h2
+	for i := range h.timers {
+		c.l.deadlines.remove(&h.timers[i])
+	}
+	h.sess.Abandon()
+	if h.shaking {
+		c.l.dialing--
+	}
+	h.off, h.shaking = 0, false
+	h.sess.Out = h.sess.Out[:0]
+}
