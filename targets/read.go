@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
 )
 
 // maxLine bounds a line of a targets file (a JSON line holds its body).
@@ -19,7 +21,7 @@ const maxLine = 16 << 20
 // first character that is not a space is "{", vegeta's http format
 // otherwise. A body file ("@path") is read relative to the working
 // directory, as vegeta does. It checks that there is at least one target,
-// at most Max, and that all share the first's origin.
+// at most engine.MaxTargets, and that all share the first's origin.
 func Read(r io.Reader, file string) ([]Target, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	p := &parser{file: file, sc: bufio.NewScanner(br)}
@@ -84,12 +86,17 @@ func (p *parser) next() (string, bool) {
 
 // add appends t, checking the count and the origin.
 func (p *parser) add(t Target) error {
-	if len(p.ts) == Max {
-		return p.errorf("more than %d targets", Max)
+	for _, h := range t.Headers {
+		if err := engine.CheckHeader(h, len(t.Body)); err != nil {
+			return &Error{File: p.file, Line: t.Line, Msg: err.Error()}
+		}
 	}
-	if len(p.ts) > 0 && Origin(t.URL) != Origin(p.ts[0].URL) {
+	if len(p.ts) == engine.MaxTargets {
+		return p.errorf("more than %d targets", engine.MaxTargets)
+	}
+	if len(p.ts) > 0 && engine.Origin(t.URL) != engine.Origin(p.ts[0].URL) {
 		return &Error{File: p.file, Line: t.Line, Msg: fmt.Sprintf("%s is not on %s, the first target's scheme, host and port: a load holds one pool of connections",
-			Origin(t.URL), Origin(p.ts[0].URL))}
+			engine.Origin(t.URL), engine.Origin(p.ts[0].URL))}
 	}
 	p.ts = append(p.ts, t)
 	return nil
@@ -155,7 +162,7 @@ func (p *parser) http() error {
 			if err != nil {
 				return err
 			}
-			cur.Header = append(cur.Header, h)
+			cur.Headers = append(cur.Headers, h)
 		}
 	}
 	if cur != nil {
@@ -173,24 +180,24 @@ func (p *parser) requestLine(s string) (Target, error) {
 	if len(f) != 2 {
 		return Target{}, p.errorf("%q is not a request line: want METHOD URL", s)
 	}
-	if err := checkMethod(f[0]); err != nil {
+	if err := engine.CheckMethod(f[0]); err != nil {
 		return Target{}, p.errorf("%v", err)
 	}
 	u, err := parseURL(f[1])
 	if err != nil {
 		return Target{}, p.errorf("%v", err)
 	}
-	return Target{Method: strings.ToUpper(f[0]), URL: u, Line: p.line}, nil
+	return Target{Target: engine.Target{Method: strings.ToUpper(f[0]), URL: u}, Line: p.line}, nil
 }
 
 // header reads "Name: value".
-func (p *parser) header(s string) (Header, error) {
+func (p *parser) header(s string) (engine.Header, error) {
 	name, value, ok := strings.Cut(s, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return Header{}, p.errorf("%q is not a header line (Name: value), a body file (@path) or a blank line", s)
+		return engine.Header{}, p.errorf("%q is not a header line (Name: value), a body file (@path) or a blank line", s)
 	}
-	return Header{Name: name, Value: strings.TrimSpace(value)}, nil
+	return engine.Header{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
 func (p *parser) bodyFile(t *Target, path string) error {
@@ -237,8 +244,8 @@ func (p *parser) comment(s string, ext *extension) error {
 
 func parseWeight(s string) (int, error) {
 	w, err := strconv.Atoi(s)
-	if err != nil || w < 1 || w > MaxWeight {
-		return 0, fmt.Errorf("weight %q: need a whole number from 1 to %d", s, MaxWeight)
+	if err != nil || w < 1 || w > engine.MaxWeight {
+		return 0, fmt.Errorf("weight %q: need a whole number from 1 to %d", s, engine.MaxWeight)
 	}
 	return w, nil
 }
@@ -295,9 +302,9 @@ func (p *parser) jsonLines() error {
 }
 
 func (p *parser) fromJSON(j jsonTarget) (Target, error) {
-	t := Target{Method: strings.ToUpper(j.Method), Body: j.Body, Weight: 1, Line: p.line}
+	t := Target{Target: engine.Target{Method: strings.ToUpper(j.Method), Body: j.Body, Weight: 1}, Line: p.line}
 	if j.Method != "" {
-		if err := checkMethod(j.Method); err != nil {
+		if err := engine.CheckMethod(j.Method); err != nil {
 			return t, p.errorf("%v", err)
 		}
 	}
@@ -326,7 +333,7 @@ func (p *parser) fromJSON(j jsonTarget) (Target, error) {
 			return t, p.errorf("header name %q", name)
 		}
 		for _, v := range j.Header[name] {
-			t.Header = append(t.Header, Header{Name: name, Value: v})
+			t.Headers = append(t.Headers, engine.Header{Name: name, Value: v})
 		}
 	}
 	return t, nil

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pummel-dev/pummel/engine"
 )
 
 func TestReadHTTP(t *testing.T) {
@@ -37,7 +39,7 @@ func TestReadHTTP(t *testing.T) {
 	for i, w := range want {
 		g := ts[i]
 		if g.Method != w.method || g.URL.RequestURI() != w.uri || g.Name != w.name || g.Weight != w.weight ||
-			g.Line != w.line || len(g.Header) != w.headers || string(g.Body) != w.body {
+			g.Line != w.line || len(g.Headers) != w.headers || string(g.Body) != w.body {
 			t.Errorf("target %d = %+v, want %+v", i+1, g, w)
 		}
 	}
@@ -51,7 +53,7 @@ func TestReadJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(ts) != 2 || ts[0].Method != "POST" || string(ts[0].Body) != "hi" || ts[0].Weight != 2 || ts[0].Name != "a" ||
-		!slices.Equal(ts[0].Header, []Header{{"A", "1"}, {"A", "3"}, {"B", "2"}}) {
+		!slices.Equal(ts[0].Headers, []engine.Header{{Name: "A", Value: "1"}, {Name: "A", Value: "3"}, {Name: "B", Value: "2"}}) {
 		t.Fatalf("first = %+v", ts[0])
 	}
 	if ts[1].Method != "" || ts[1].Weight != 1 || ts[1].Line != 3 {
@@ -96,37 +98,8 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 }
 
 func TestTooManyTargets(t *testing.T) {
-	in := strings.Repeat("GET http://h/\n\n", Max+1)
+	in := strings.Repeat("GET http://h/\n\n", engine.MaxTargets+1)
 	if _, err := Read(strings.NewReader(in), "t"); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Fatalf("error %v", err)
 	}
-}
-
-func TestSequence(t *testing.T) {
-	seq := Sequence([]int{1, 3, 6})
-	if len(seq) != 10 {
-		t.Fatalf("len %d", len(seq))
-	}
-	count := make([]int, 3)
-	for _, i := range seq {
-		count[i]++
-	}
-	if !slices.Equal(count, []int{1, 3, 6}) {
-		t.Fatalf("counts %v", count)
-	}
-	// Smooth: the heaviest target never runs more than twice in a row here.
-	if got := Sequence([]int{1, 1}); !slices.Equal(got, []uint16{0, 1}) {
-		t.Fatalf("1:1 = %v", got)
-	}
-	if got := Sequence([]int{1, 3, 6}); strings.Contains(fmtSeq(got), "222") {
-		t.Fatalf("1:3:6 = %v, not interleaved", got)
-	}
-}
-
-func fmtSeq(s []uint16) string {
-	b := make([]byte, len(s))
-	for i, v := range s {
-		b[i] = byte('0' + v)
-	}
-	return string(b)
 }
