@@ -62,7 +62,7 @@ func (o *options) execSpec() (*proc.Spec, error) {
 		return nil, usageError{"--exec: give the server's command line"}
 	}
 	if s.ReadyURL == "" {
-		s.ReadyURL = o.target
+		s.ReadyURL = o.defaultReadyURL()
 	}
 	var err error
 	if s.ReadyAddress, err = o.readyAddress(s.ReadyURL); err != nil {
