@@ -74,7 +74,8 @@ func TestTargetsLoadCountsEachTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := writeTargets(t, "GET "+base+"/a\n\n# weight 3\n# name login\nPOST "+base+"/b\n@"+body+"\n\nGET "+base+"/c\n# weight 6\n")
-	code, stdout, stderr := pummel(t.Context(), "--targets", path, "-c", "4", "-n", "1000", "--format", "json", "-q")
+	code, stdout, stderr := pummel(t.Context(), "--targets", path, "-c", "4", "-n", "1000", "--format", "json", "-q",
+		"--threshold", "status_2xx{target=login}==300", "--threshold", "errors{target=3}==0")
 	var res stats.Result
 	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s", code, err, stderr)
@@ -86,6 +87,9 @@ func TestTargetsLoadCountsEachTarget(t *testing.T) {
 		if tr.Requests != want || paths[p] != want || tr.URL != base+p {
 			t.Errorf("target %d: %d requests at %s, the server saw %d; want %d", i+1, tr.Requests, tr.URL, paths[p], want)
 		}
+	}
+	if len(res.Thresholds) != 2 || !res.Thresholds[0].OK || !res.Thresholds[1].OK {
+		t.Errorf("thresholds %+v", res.Thresholds)
 	}
 	if res.Targets[1].Name != "login" || res.Targets[1].Method != "POST" {
 		t.Errorf("target 2 = %+v", res.Targets[1])
