@@ -260,8 +260,11 @@ func (c *conn) complete(now time.Time, scriptErr string) {
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
-	c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
-	c.targetsFailed(f.class, c.k-max(c.inflight, n), n)
+	if c.load.targets != nil {
+		c.targetsFailed(f, c.k-max(c.inflight, n), n)
+	} else {
+		c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
+	}
 	c.takeBytes()
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
-	"github.com/pummel-dev/pummel/stats/record"
+	"github.com/pummel-dev/pummel/stats/requestlog"
 )
 
 // Target is one request of a list of targets (Config.Targets): the
@@ -156,18 +156,28 @@ func (c *conn) targetOf(j int) uint16 {
 	return c.load.targets.at(c.tg.first + int64(j))
 }
 
-// targetsFailed counts n failed requests of the batch in hand, from its
-// request first on, against their targets.
-func (c *conn) targetsFailed(class record.ErrorClass, first, n int) {
-	if c.load.targets == nil || n <= 0 {
-		return
-	}
-	w := c.worker
-	w.mu.Lock()
+// targetsFailed counts n requests of the batch in hand, from its request
+// first on, that failed alike, as addFailed does, and each against its
+// target, in the counts and in the request log (the bytes on the first
+// line only).
+func (c *conn) targetsFailed(f failure, first, n int) {
+	w, phase := c.worker, c.t.phase
 	for j := first; j < first+n; j++ {
-		w.recs[c.t.phase].AddTargetErrors(int(c.targetOf(j)), class, 1)
+		target := c.targetOf(j)
+		var line *requestlog.Record
+		if c.logging(phase) {
+			l := c.failedLine(f.class, f.cause, c.sent)
+			l.Target = target
+			if j > first {
+				l.BytesIn, l.BytesOut = 0, 0
+			}
+			line = &l
+		}
+		w.addErrors(phase, f.class, f.cause, 1, line)
+		w.mu.Lock()
+		w.recs[phase].AddTargetErrors(int(target), f.class, 1)
+		w.mu.Unlock()
 	}
-	w.mu.Unlock()
 }
 
 // splitTargets makes the worker's measured recorders keep per-target

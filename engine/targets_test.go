@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,29 @@ func TestTargetsValidate(t *testing.T) {
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want …%s…", tt.name, err, tt.want)
 		}
+	}
+}
+
+func TestRequestLogNamesEachLinesTarget(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{ResetAfterResponses: 3})
+			l, stop := startLog(t, false)
+			res := runLoad(t, srv, Config{Engine: engine, Requests: 600, Connections: 2, Threads: 1, Pipeline: 2, RequestLog: l,
+				Targets: weightedTargets(t, srv)})
+			lines := stop()
+			perTarget := map[string]int64{}
+			for _, line := range lines[1:] {
+				perTarget[line[1]]++
+			}
+			if res.Errors.Total() == 0 {
+				t.Fatalf("errors %+v: the fixture should reset some requests", res.Errors)
+			}
+			for i, tr := range res.Targets {
+				if got, want := perTarget[strconv.Itoa(i)], tr.Requests+tr.Errors.Total(); got != want {
+					t.Errorf("target %d: %d lines, want %d (%d responses, errors %+v)", i, got, want, tr.Requests, tr.Errors)
+				}
+			}
+		})
 	}
 }
