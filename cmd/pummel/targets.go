@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/targets"
 )
 
@@ -102,6 +104,18 @@ func withDefaultHeaders(defaults, own []engine.Header) []engine.Header {
 		}
 	}
 	return append(out, own...)
+}
+
+// writeTargetPlan lists the targets a dry run would load, URLs redacted:
+// "Target 2 login (weight 3): POST http://127.0.0.1:8080/login".
+func writeTargetPlan(w io.Writer, ts []engine.Target) {
+	for i, t := range ts {
+		name := ""
+		if t.Name != "" {
+			name = " " + t.Name
+		}
+		fmt.Fprintf(w, "Target %d%s (weight %d): %s %s\n", i+1, name, t.Weight, engine.Method(t.Method, len(t.Body) > 0), redact.URL(t.URL.String()))
+	}
 }
 
 // defaultReadyURL is the URL --exec polls by default: the URL argument, or the

@@ -95,3 +95,12 @@ func TestTargetsLoadCountsEachTarget(t *testing.T) {
 		t.Errorf("target 2 = %+v", res.Targets[1])
 	}
 }
+
+func TestDryRunListsTheTargets(t *testing.T) {
+	path := writeTargets(t, "GET http://u:hunter2@127.0.0.1:1/\n\n# weight 3\n# name login\nPOST http://127.0.0.1:1/login\n")
+	code, stdout, stderr := pummel(t.Context(), "--dry-run", "--targets", path, "-n", "1")
+	if code != exitOK || !strings.Contains(stdout, "Target 2 login (weight 3): POST http://127.0.0.1:1/login\n") ||
+		!strings.Contains(stdout, "Target 1 (weight 1): GET http://REDACTED@127.0.0.1:1/\n") || strings.Contains(stdout, "hunter2") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
