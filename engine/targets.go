@@ -114,8 +114,11 @@ func (c *Config) validateTargets() error {
 	return nil
 }
 
-// at is the target of the load's i-th request.
-func (ts *targetSet) at(i int64) uint16 { return ts.seq[i%int64(len(ts.seq))] }
+// at is the target of the load's i-th request (i < 0: a warm-up's).
+func (ts *targetSet) at(i int64) uint16 {
+	n := int64(len(ts.seq))
+	return ts.seq[(i%n+n)%n]
+}
 
 // digestInput is what the targets' requests are made from, for
 // requestDigest: each one's weight and bytes.
@@ -133,7 +136,7 @@ func (ts *targetSet) digestInput(c *Config) []byte {
 func (c *conn) targetRequests(t ticket) []byte {
 	ts, g := c.load.targets, &c.tg
 	g.first = t.index
-	if t.index < 0 {
+	if !t.indexed {
 		g.first = g.next
 		g.next += int64(t.count)
 	}

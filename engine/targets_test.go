@@ -108,6 +108,24 @@ func TestTargetsExactCountsAgreeWithTheServer(t *testing.T) {
 	}
 }
 
+// TestAWarmupByCountLeavesTheTargetsAlike: the measured requests take the
+// interleaving from its start, so -n 3 measures the same targets with
+// --warmup-requests 3 as without.
+func TestAWarmupByCountLeavesTheTargetsAlike(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	counts := func(warmup int64) []int64 {
+		res := runLoad(t, srv, Config{Requests: 3, WarmupRequests: warmup, Connections: 1, Threads: 1, Targets: weightedTargets(t, srv)})
+		var out []int64
+		for _, tr := range res.Targets {
+			out = append(out, tr.Requests)
+		}
+		return out
+	}
+	if without, with := counts(0), counts(3); !slices.Equal(without, with) {
+		t.Errorf("-n 3 measured %v per target, with --warmup-requests 3 %v", without, with)
+	}
+}
+
 func TestTargetsByTimeAndSchedule(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine+"/closed", func(t *testing.T) {

@@ -12,9 +12,11 @@ type ticket struct {
 	// sent on this ticket must be taken from them too.
 	claimed bool
 	// index is the place of the ticket's first request in the load: in
-	// -n's count or on the schedule; -1 when it has none (a closed loop
-	// by time). It picks the targets of a list (see targetsOf).
-	index int64
+	// -n's count (negative for a warm-up by count) or on the schedule,
+	// when indexed; a closed loop by time has none. It picks the targets
+	// of a list (see targetRequests).
+	index   int64
+	indexed bool
 }
 
 // Phases: outcomes are recorded per phase, and phase 0 (warm-up) enters
@@ -35,7 +37,7 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		t, ok = r.scheduled(r.issued.Add(1) - 1)
 		return t, ok && !r.tooLate(t.due, time.Now())
 	}
-	t = ticket{count: r.depth, phase: measuredPhase, index: -1}
+	t = ticket{count: r.depth, phase: measuredPhase}
 	switch {
 	case r.warming.Load(): // a timed warm-up, also before -n's count: it takes none of the count
 		t.phase = warmupPhase
@@ -44,7 +46,8 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 		if k == 0 {
 			return t, false
 		}
-		t.count, t.claimed, t.index = k, true, i
+		t.count, t.claimed = k, true
+		t.index, t.indexed = i-r.cfg.WarmupRequests, true // the measured requests count from 0
 		if i < r.cfg.WarmupRequests {
 			t.phase = warmupPhase
 		} else if r.cfg.WarmupRequests > 0 {
@@ -73,7 +76,7 @@ func (r *load) scheduled(i int64) (t ticket, ok bool) {
 	if !ok {
 		return t, false
 	}
-	return ticket{count: 1, phase: phase, due: r.start.Add(due), index: i}, true
+	return ticket{count: 1, phase: phase, due: r.start.Add(due), index: i, indexed: true}, true
 }
 
 // claim takes up to n of the limited requests, never straddling the end
