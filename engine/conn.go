@@ -63,6 +63,8 @@ type conn struct {
 	// opened numbers the connection in the request log: each one opened
 	// takes the next number.
 	opened uint32
+	// tg is the connection's place in a list of targets (targets.go).
+	tg targetState
 }
 
 func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
@@ -219,7 +221,8 @@ func (c *conn) fail(f failure) {
 // unsolicited counts bytes that arrived with no request in flight. They
 // end no request: the count of requests stays exact.
 func (c *conn) unsolicited() {
-	c.record(fail(record.Read, causeUnsolicited), 1)
+	c.addFailed(c.t.phase, record.Read, causeUnsolicited, 1, c.sent)
+	c.takeBytes()
 }
 
 // complete records one response. Its latency runs from the batch's send,
@@ -228,7 +231,7 @@ func (c *conn) unsolicited() {
 func (c *conn) complete(now time.Time, scriptErr string) {
 	status := c.p.status
 	o := record.Outcome{Latency: now.Sub(c.sent), Sent: c.sent.Sub(c.load.start), Status: status,
-		Rejected: c.load.rejects(status)}
+		Rejected: c.load.rejects(status), Target: c.targetOf(c.k - c.inflight)}
 	if !c.t.due.IsZero() {
 		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(c.t.due), c.sent.Sub(c.t.due)
 	}
@@ -257,7 +260,11 @@ func (c *conn) complete(now time.Time, scriptErr string) {
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
-	c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
+	if c.load.targets != nil {
+		c.targetsFailed(f, c.k-max(c.inflight, n), n)
+	} else {
+		c.addFailed(c.t.phase, f.class, f.cause, n, c.sent)
+	}
 	c.takeBytes()
 }
 
@@ -281,6 +288,9 @@ func (c *conn) nextBackoff() time.Duration {
 // the script's request() returned, which may hold several pipelined
 // requests (with -n, cut to what is left).
 func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
+	if c.load.targets != nil {
+		return c.targetRequests(t), t.count, 1
+	}
 	if !c.load.dynamic {
 		req, reps = c.load.requests(t.count)
 		return req, t.count, reps
