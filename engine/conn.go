@@ -63,6 +63,8 @@ type conn struct {
 	// opened numbers the connection in the request log: each one opened
 	// takes the next number.
 	opened uint32
+	// tg is the connection's place in a list of targets (targets.go).
+	tg targetState
 }
 
 func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
@@ -219,23 +221,24 @@ func (c *conn) fail(f failure) {
 // unsolicited counts bytes that arrived with no request in flight. They
 // end no request: the count of requests stays exact.
 func (c *conn) unsolicited() {
-	c.record(fail(record.Read, causeUnsolicited), 1)
+	c.addFailed(c.t.phase, record.Read, causeUnsolicited, 1, c.sent)
+	c.takeBytes(c.t.phase)
 }
 
 // complete records the response the parser just read. scriptErr is the
 // error the script's response() made of it, counted already.
 func (c *conn) complete(now time.Time, scriptErr string) {
-	c.recordResponse(&c.t, c.sent, now, c.p.status, c.p.body, scriptErr)
+	c.recordResponse(&c.t, c.sent, now, c.targetOf(c.k-c.inflight), c.p.status, c.p.body, scriptErr)
 }
 
 // recordResponse records one response to a request of ticket t (one
-// protocol's request or stream), written at sent. Its latency runs from
-// sent, or in open loop from the ticket's intended send time. This and
-// recordFailure are the counting rule's two ends: every request written
-// ends in exactly one of them.
-func (c *conn) recordResponse(t *ticket, sent, now time.Time, status int, body []byte, scriptErr string) {
+// protocol's request or stream) and target, written at sent. Its latency
+// runs from sent, or in open loop from the ticket's intended send time.
+// This and recordFailure are the counting rule's two ends: every request
+// written ends in exactly one of them.
+func (c *conn) recordResponse(t *ticket, sent, now time.Time, target uint16, status int, body []byte, scriptErr string) {
 	o := record.Outcome{Latency: now.Sub(sent), Sent: sent.Sub(c.load.start), Status: status,
-		Rejected: c.load.rejects(status)}
+		Rejected: c.load.rejects(status), Target: target}
 	if !t.due.IsZero() {
 		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(t.due), sent.Sub(t.due)
 	}
@@ -264,13 +267,22 @@ func (c *conn) recordResponse(t *ticket, sent, now time.Time, status int, body [
 
 // record counts n requests that failed alike, with the bytes they moved.
 func (c *conn) record(f failure, n int) {
-	c.recordFailure(c.t.phase, c.sent, f, n)
+	if c.load.targets != nil {
+		c.targetsFailed(f, c.k-max(c.inflight, n), n)
+		c.takeBytes(c.t.phase)
+		return
+	}
+	c.recordFailure(c.t.phase, c.sent, 0, f, n)
 }
 
-// recordFailure counts n requests of phase, written at sent, that failed
-// alike with f.
-func (c *conn) recordFailure(phase int, sent time.Time, f failure, n int) {
-	c.addFailed(phase, f.class, f.cause, n, sent)
+// recordFailure counts n requests of phase and target, written at sent,
+// that failed alike with f.
+func (c *conn) recordFailure(phase int, sent time.Time, target uint16, f failure, n int) {
+	if c.load.targets != nil {
+		c.targetFailed(phase, sent, target, f, n, true)
+	} else {
+		c.addFailed(phase, f.class, f.cause, n, sent)
+	}
 	c.takeBytes(phase)
 }
 
@@ -293,6 +305,9 @@ func (c *conn) nextBackoff() time.Duration {
 // the script's request() returned, which may hold several pipelined
 // requests (with -n, cut to what is left).
 func (c *conn) prepare(t ticket) (req []byte, k, reps int) {
+	if c.load.targets != nil {
+		return c.targetRequests(t), t.count, 1
+	}
 	if !c.load.dynamic {
 		req, reps = c.load.requests(t.count)
 		return req, t.count, reps

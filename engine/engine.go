@@ -78,6 +78,10 @@ type Config struct {
 	Method  string
 	Headers []Header
 	Body    []byte
+	// Targets, if set, replaces the request above with a list of
+	// requests, sent in a fixed interleaving of their weights (see
+	// targets.go); URL is then the origin they share.
+	Targets []Target
 
 	// Rates, if set, make the run open loop: requests are sent on a shared
 	// schedule at each total rate (requests/s, across all connections) in

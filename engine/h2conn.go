@@ -53,9 +53,10 @@ type h2Conn struct {
 
 // h2Lane is one request in flight on a stream.
 type h2Lane struct {
-	t    ticket
-	sent time.Time
-	seq  uint64 // when it started, in unsent's count
+	t      ticket
+	sent   time.Time
+	seq    uint64 // when it started, in unsent's count
+	target uint16
 }
 
 // unsent tells the streams whose HEADERS were written from those still
@@ -223,7 +224,8 @@ func (h *h2Conn) reopen() bool {
 	if err != nil {
 		if !h.load.stopped() {
 			h.hasNext = false
-			h.recordFailure(h.next.phase, time.Now(), connectFailure(err), 1)
+			_, target := h.h2Target(h.next)
+			h.recordFailure(h.next.phase, time.Now(), target, connectFailure(err), 1)
 			h.sleep(h.nextBackoff())
 		}
 		return false
@@ -245,13 +247,13 @@ func (h *h2Conn) fill() {
 			h.hasNext, h.done = false, true
 			return
 		}
-		req := h.h2Request()
+		req, target := h.h2Request()
 		h.hasNext = false
 		if req == nil {
 			continue // the script failed, and that was counted
 		}
 		slot := h.freeLane()
-		h.lanes[slot] = h2Lane{t: h.next, sent: now, seq: h.unsent.started()}
+		h.lanes[slot] = h2Lane{t: h.next, sent: now, seq: h.unsent.started(), target: target}
 		h.sess.Start(slot, req)
 	}
 }
@@ -304,7 +306,7 @@ func (h *h2Conn) requeueUnsent() {
 		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
 			h.requeue = append(h.requeue, l.t)
 		} else if !h.load.stopped() {
-			h.recordFailure(l.t.phase, l.sent, fail(record.Read, causeClosedBeforeResponse), 1)
+			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, causeClosedBeforeResponse), 1)
 		}
 	}
 	h.worker.addReconnect(h.next.phase)
@@ -366,11 +368,11 @@ func (h *h2Conn) events(now time.Time) {
 			if h.worker.script != nil {
 				scriptErr = h.h2ScriptResponse(l.t.phase, &ev)
 			}
-			h.recordResponse(&l.t, l.sent, now, ev.Status, ev.Body, scriptErr)
+			h.recordResponse(&l.t, l.sent, now, l.target, ev.Status, ev.Body, scriptErr)
 		case h2.Reset:
-			h.recordFailure(l.t.phase, l.sent, fail(record.Read, resetCause(ev.Code)), 1)
+			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
-			h.recordFailure(l.t.phase, l.sent, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
 		}
 	}
 }
@@ -390,14 +392,15 @@ func resetCause(code http2.ErrCode) string {
 func (h *h2Conn) expire(now time.Time) {
 	if h.sess.Open() == 0 && h.hasNext && h.next.due.IsZero() && !h.sess.CanOpen() {
 		h.hasNext = false
-		h.recordFailure(h.next.phase, now, fail(record.Timeout, "the server allowed no stream"), 1)
+		_, target := h.h2Target(h.next)
+		h.recordFailure(h.next.phase, now, target, fail(record.Timeout, "the server allowed no stream"), 1)
 		h.shut()
 		return
 	}
 	for i := range h.lanes {
 		if l := &h.lanes[i]; h.sess.Busy(i) && !now.Before(l.sent.Add(h.load.cfg.Timeout)) {
 			h.sess.Cancel(i)
-			h.recordFailure(l.t.phase, l.sent, fail(record.Timeout, "no response"), 1)
+			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
 		}
 	}
 }
@@ -454,7 +457,7 @@ func (h *h2Conn) readFailed(err error) {
 func (h *h2Conn) protocolFailed(err error) {
 	f := fail(record.Read, "protocol error: "+err.Error())
 	if h.sess.Open() == 0 {
-		h.recordFailure(h.next.phase, time.Now(), f, 1)
+		h.recordFailure(h.next.phase, time.Now(), 0, f, 1)
 	}
 	h.failOpen(f)
 	h.wire.send(h.sess.Out) //nolint:errcheck // the GOAWAY, as a courtesy
@@ -467,7 +470,7 @@ func (h *h2Conn) protocolFailed(err error) {
 func (h *h2Conn) failOpen(f failure) {
 	for i := range h.lanes {
 		if h.sess.Busy(i) {
-			h.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, f, 1)
+			h.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, h.lanes[i].target, f, 1)
 		}
 	}
 	h.sess.Abandon()

@@ -172,8 +172,9 @@ func (c *loopConn) h2Start(t ticket, now time.Time) {
 	for h.sess.Busy(slot) {
 		slot++
 	}
-	h.lanes[slot] = h2Lane{t: t, sent: now, seq: h.unsent.started()}
-	h.sess.Start(slot, c.load.h2req)
+	req, target := c.h2Target(t)
+	h.lanes[slot] = h2Lane{t: t, sent: now, seq: h.unsent.started(), target: target}
+	h.sess.Start(slot, req)
 	c.l.deadlines.push(&h.timers[slot], now.Add(c.load.cfg.Timeout))
 	c.hold(true)
 }
@@ -220,7 +221,7 @@ func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
 		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
 			requeued = append(requeued, l.t)
 		} else if !c.load.stopped() {
-			c.recordFailure(l.t.phase, l.sent, fail(record.Read, causeClosedBeforeResponse), 1)
+			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, causeClosedBeforeResponse), 1)
 		}
 	}
 	if h.pending {
@@ -288,11 +289,11 @@ func (c *loopConn) h2Events(now time.Time) {
 		c.l.deadlines.remove(&h.timers[ev.Slot])
 		switch ev.Kind {
 		case h2.Response:
-			c.recordResponse(&l.t, l.sent, now, ev.Status, ev.Body, "")
+			c.recordResponse(&l.t, l.sent, now, l.target, ev.Status, ev.Body, "")
 		case h2.Reset:
-			c.recordFailure(l.t.phase, l.sent, fail(record.Read, resetCause(ev.Code)), 1)
+			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
-			c.recordFailure(l.t.phase, l.sent, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
 		}
 	}
 }
@@ -306,7 +307,7 @@ func (c *loopConn) h2StreamExpired(slot int) {
 	}
 	l := &h.lanes[slot]
 	h.sess.Cancel(slot)
-	c.recordFailure(l.t.phase, l.sent, fail(record.Timeout, "no response"), 1)
+	c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
 	c.h2Next()
 }
 
@@ -370,7 +371,7 @@ func (c *loopConn) h2Failed(f failure) {
 	if !c.load.stopped() {
 		for i := range h.lanes {
 			if h.sess.Busy(i) {
-				c.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, f, 1)
+				c.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, h.lanes[i].target, f, 1)
 			}
 		}
 		if h.pending { // its stream never opened: the handshake failed

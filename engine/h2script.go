@@ -14,19 +14,19 @@ import (
 // before the clock, or, when a script's request() makes each request, its
 // HTTP/1.1 text turned into HTTP/2's header block and body. It returns
 // nil when the script failed, which was counted.
-func (h *h2Conn) h2Request() *h2.Request {
+func (h *h2Conn) h2Request() (*h2.Request, uint16) {
 	if !h.load.fromScript {
-		return h.load.h2req
+		return h.h2Target(h.next)
 	}
 	raw, err := h.scriptRequest()
 	if err == nil {
 		var req *h2.Request
 		if req, err = h2FromWire(raw, h.load.cfg.URL.Scheme); err == nil {
-			return req
+			return req, 0
 		}
 	}
 	h.scriptFailed(h.next, err)
-	return nil
+	return nil, 0
 }
 
 // h2FromWire turns one HTTP/1.1 request, as a script's request() returns

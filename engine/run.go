@@ -21,10 +21,11 @@ type load struct {
 	request []byte // the serialised request every connection writes
 	// pipelined is request repeated depth times, written as one batch.
 	pipelined []byte
-	depth     int  // requests per batch (--pipeline)
-	head      bool // HEAD responses have no body
-	keepBody  bool // bodies are kept for --expect-body or a script's response()
-	dynamic   bool // a script's hooks run for each request
+	targets   *targetSet // the requests of a list of targets; nil without one
+	depth     int        // requests per batch (--pipeline)
+	head      bool       // HEAD responses have no body
+	keepBody  bool       // bodies are kept for --expect-body or a script's response()
+	dynamic   bool       // a script's hooks run for each request
 	// fromScript is set when a script's request() makes each request.
 	fromScript bool
 	// sent is the Config whose request is sent: cfg, or a copy with the
@@ -138,6 +139,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	for i := range workers {
 		workers[i] = newWorker(r.phases(), r.sched != nil)
 		workers[i].index = uint16(i)
+		r.splitTargets(workers[i])
 		if cfg.RequestLog != nil {
 			workers[i].log = cfg.RequestLog.Appender()
 		}
@@ -192,6 +194,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	// early, it does not raise the process's peak memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(endGCPercent))
 	res, latencies := r.result(workers, elapsed, sampled.rates)
+	r.labelTargets(&res)
 	timeline, err := sampled.encodedTimeline()
 	if err != nil {
 		return stats.Result{}, err
@@ -231,6 +234,12 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 		keepBody:      cfg.Checks.needsBody(),
 		dialer:        newDialer(cfg),
 		deadlineSlack: min(cfg.Timeout/4, time.Second),
+	}
+	if r.targets, err = buildTargets(cfg); err != nil {
+		return nil, err
+	}
+	if r.targets != nil {
+		r.digest = requestDigest(cfg, r.targets.digestInput(cfg))
 	}
 	r.depth = max(cfg.Pipeline, 1)
 	if len(cfg.Rates) > 0 {

@@ -11,6 +11,12 @@ type ticket struct {
 	// claimed: count was taken from -n's requests, so more requests
 	// sent on this ticket must be taken from them too.
 	claimed bool
+	// index is the place of the ticket's first request in the load: in
+	// -n's count (negative for a warm-up by count) or on the schedule,
+	// when indexed; a closed loop by time has none. It picks the targets
+	// of a list (see targetRequests).
+	index   int64
+	indexed bool
 }
 
 // Phases: outcomes are recorded per phase, and phase 0 (warm-up) enters
@@ -41,6 +47,7 @@ func (r *load) next(w *worker) (t ticket, ok bool) {
 			return t, false
 		}
 		t.count, t.claimed = k, true
+		t.index, t.indexed = i-r.cfg.WarmupRequests, true // the measured requests count from 0
 		if i < r.cfg.WarmupRequests {
 			t.phase = warmupPhase
 		} else if r.cfg.WarmupRequests > 0 {
@@ -69,7 +76,7 @@ func (r *load) scheduled(i int64) (t ticket, ok bool) {
 	if !ok {
 		return t, false
 	}
-	return ticket{count: 1, phase: phase, due: r.start.Add(due)}, true
+	return ticket{count: 1, phase: phase, due: r.start.Add(due), index: i, indexed: true}, true
 }
 
 // claim takes up to n of the limited requests, never straddling the end

@@ -37,7 +37,7 @@ func (c *Config) Validate() error {
 	if err := c.Shard.validate(c.Connections, c.Requests); err != nil {
 		return err
 	}
-	return cmp.Or(c.validateShape(), c.checkRequest(), c.validateRates())
+	return cmp.Or(c.validateShape(), c.checkRequest(), c.validateRates(), c.validateTargets())
 }
 
 // validateShape checks threads, duration, count, timeout, pipelining,

@@ -84,6 +84,13 @@ func combine(rs []Result, how Combination) (Result, error) {
 	if err := out.combineHistograms(rs); err != nil {
 		return Result{}, err
 	}
+	targets, warning, err := combineTargets(rs)
+	if err != nil {
+		return Result{}, err
+	}
+	if out.Targets = targets; warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
 	out.combineClient(rs, how)
 	// Rates and lags of separate schedules do not combine into one.
 	out.TargetRate, out.Ramp, out.AchievedRate, out.ScheduleLag, out.AttackS, out.WaitS = 0, nil, 0, nil, 0, 0
@@ -93,7 +100,6 @@ func combine(rs []Result, how Combination) (Result, error) {
 	if how == Parallel {
 		out.Start, out.StartAt = earliest(rs, func(r Result) string { return r.Start }), earliest(rs, func(r Result) string { return r.StartAt })
 	}
-	var err error
 	if out.Timeline, err = combineTimelines(rs, how); err != nil {
 		return Result{}, err
 	}

@@ -43,6 +43,9 @@ func FromRecorder(rec *record.Recorder, elapsed time.Duration, rates []float64) 
 	if res.LatencyHistogram, err = EncodeHistogram(all.Latency); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
+	if res.Targets, err = targetResults(rec.Targets()); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
 	openLoop(&res, all)
 	if all.Dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(

@@ -65,6 +65,9 @@ type Result struct {
 	// Stages holds one result per rate stage (-R 10,50,250), in order;
 	// the enclosing result covers them all.
 	Stages []Result `json:"stages,omitempty"`
+	// Targets holds one entry per target of a list of targets
+	// (--targets), in the list's order; absent otherwise.
+	Targets []Target `json:"targets,omitempty"`
 	// Start is when the measurement began (RFC 3339, UTC).
 	Start string `json:"start,omitempty"`
 	// StartAt is the planned start (--start-at, RFC 3339, UTC): the clock

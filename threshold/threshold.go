@@ -32,6 +32,9 @@ type Expr struct {
 	bound float64 // in the expression's unit
 	unit  string  // as written: "ms", "MiB", "%", "k", ""
 	scale float64 // the figure's base units (µs, bytes, counts) per unit; 0 for "%"
+	// target is the target judged ("2", "login"; see target.go), or ""
+	// for the whole load.
+	target string
 }
 
 // comparisons are the operators, two-character ones first so that "<="
@@ -45,12 +48,16 @@ var comparisons = []string{"<=", ">=", "==", "!=", "<", ">"}
 // of all outcomes for errors and statuses (0, 10, 0.1%); requests/s for
 // rps (10000, 10k). Errors are one line, without the flag's name.
 func Parse(s string) (Expr, error) {
-	text := strings.TrimSpace(s)
+	e := Expr{text: strings.TrimSpace(s)}
+	text, target, err := splitSelector(e.text)
+	if err != nil {
+		return Expr{}, err
+	}
+	e.target = target
 	at := strings.IndexAny(text, "<>=!")
 	if at <= 0 {
 		return Expr{}, errors.New("write FIGURE OP BOUND, e.g. p99<20ms, errors<0.1%, rps>=10000")
 	}
-	e := Expr{text: text}
 	for _, op := range comparisons {
 		if strings.HasPrefix(text[at:], op) {
 			e.op = op
@@ -60,9 +67,13 @@ func Parse(s string) (Expr, error) {
 	if e.op == "" {
 		return Expr{}, fmt.Errorf("%q is not a comparison; use <, <=, >, >=, == or !=", text[at:at+1])
 	}
-	var err error
 	if e.fig, err = figure.Lookup(strings.TrimSpace(text[:at])); err != nil {
 		return Expr{}, err
+	}
+	if e.target != "" {
+		if err := checkTargetFigure(e.fig); err != nil {
+			return Expr{}, err
+		}
 	}
 	e.bound, e.unit, e.scale, err = readBound(e.fig.Unit, strings.TrimSpace(text[at+len(e.op):]))
 	return e, err
@@ -113,6 +124,12 @@ func Check(es []Expr, r stats.Result) []stats.Threshold {
 // measure reads the figure in the expression's unit: of several values
 // (one per run of --exec --runs), the worst.
 func (e Expr) measure(r stats.Result) (float64, bool) {
+	if e.target != "" {
+		var ok bool
+		if r, ok = targetView(r, e.target); !ok {
+			return 0, false
+		}
+	}
 	vs := e.fig.Samples(r)
 	if len(vs) == 0 {
 		return 0, false
@@ -221,9 +238,9 @@ func (e Expr) Why(t stats.Threshold) string {
 
 // LatencyBound is the upper bound, in microseconds, that e sets on a
 // response-time figure ("p99<50ms": 50,000); ok is false for any other
-// threshold.
+// threshold, and for one on a single target.
 func (e Expr) LatencyBound() (us float64, ok bool) {
-	if !e.fig.Latency || (e.op != "<" && e.op != "<=") {
+	if !e.fig.Latency || (e.op != "<" && e.op != "<=") || e.target != "" {
 		return 0, false
 	}
 	return e.bound * e.scale, true

@@ -11,7 +11,7 @@ import (
 )
 
 // dryRun prints what the checked command line would run, and sends
-// nothing: the header, this process's part of a sharded load, where
+// nothing: the header, the --targets list, this process's part of a sharded load, where
 // --connect-to and --resolve send the connections, and the planned
 // start. A manifest's command line can so be checked where it is written
 // (deploy/kubernetes's test does).
@@ -23,6 +23,7 @@ func (l *loader) dryRun(cfg engine.Config) error {
 	if s := cfg.Shard; s.Count > 1 {
 		fmt.Fprintf(&b, "Shard %d/%d: %s\n", s.Index, s.Count, strings.Join(partOf(cfg), ", "))
 	}
+	writeTargetPlan(&b, cfg.Targets)
 	if address, redirected := cfg.Address(); redirected {
 		fmt.Fprintf(&b, "Connect to %s (--connect-to, --resolve)\n", address)
 	}

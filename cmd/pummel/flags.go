@@ -35,6 +35,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "body-file", Destination: &o.bodyFile, Usage: "read the request body from `FILE`"},
 		&cli.StringFlag{Name: "max-body", Value: defaultMaxBody, Destination: &o.maxBody, Usage: "refuse request bodies over `SIZE` (64k, 64M ×1000; 64KiB, 64MiB ×1024)"},
 		&cli.StringFlag{Name: "content-type", Aliases: []string{"T"}, Destination: &o.contentType, Usage: "Content-Type `TYPE` of the body"},
+		&cli.StringFlag{Name: "targets", Destination: &o.targetsFile, Usage: "load the requests listed in `FILE` instead of one URL: vegeta's http or JSON lines format, with # weight N and # name NAME (- for stdin)"},
 		&cli.StringFlag{Name: "script", Aliases: []string{"s"}, Destination: &o.script, Usage: "wrk Lua script `FILE`; arguments after -- go to its init(args)"},
 		&cli.StringSliceFlag{Name: "pid", Destination: &o.pids, Usage: "watch the server process `PID`: idle, peak and after-load RSS, CPU per request (repeatable)"},
 		&cli.BoolFlag{Name: "pid-tree", Destination: &o.pidTree, Usage: "include the watched processes' children"},
@@ -102,7 +103,7 @@ func demoFlags(o *options) []cli.Flag {
 var notForDemo = map[string]bool{
 	"pid": true, "pid-tree": true, "sample-interval": true, "exec": true, "exec-shell": true, "ready-url": true,
 	"ready-status": true, "ready-timeout": true, "settle": true, "server-log": true, "runs": true,
-	"unix": true, "connect-to": true, "resolve": true, "insecure": true, "cacert": true, "cert": true, "key": true,
+	"targets": true, "unix": true, "connect-to": true, "resolve": true, "insecure": true, "cacert": true, "cert": true, "key": true,
 }
 
 // specOf lists which flag names take values, for normalizeArgs.

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/targets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,6 +58,10 @@ type options struct {
 	thresholdExprs                      cli.StringSlice // --threshold
 
 	target string // the URL, the one positional argument
+
+	targetsFile string           // --targets
+	targets     []targets.Target // its list, once read (see targetList)
+	stdin       io.Reader        // where --targets - reads; nil: os.Stdin
 }
 
 // usageError is bad input: one line naming the flag, exit code 2.
@@ -71,7 +77,7 @@ func badFlag(flag string, err error) error {
 func (o *options) config() (engine.Config, error) {
 	var c engine.Config
 	var err error
-	if c.URL, err = parseTarget(o.target); err != nil {
+	if err = o.loadURL(&c); err != nil {
 		return c, err
 	}
 	if err = o.sharding(&c, time.Now()); err != nil {
@@ -84,6 +90,9 @@ func (o *options) config() (engine.Config, error) {
 		return c, err
 	}
 	if err = o.request(&c); err != nil {
+		return c, err
+	}
+	if err = o.withTargets(&c); err != nil {
 		return c, err
 	}
 	if c.TLS, err = o.tls(); err != nil {
@@ -107,6 +116,7 @@ var settingFlags = map[string]string{
 	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
 	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
 	"connect-to": "--connect-to/--resolve", "streams": "--streams", "http2": "--http2",
+	"targets": "--targets",
 }
 
 // flagError turns a setting engine.Config.Validate refused into a usage

@@ -65,7 +65,7 @@ func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 		return nil, usageError{"--exec: give the server's command line"}
 	}
 	if s.ReadyURL == "" {
-		s.ReadyURL = o.target
+		s.ReadyURL = o.defaultReadyURL()
 	}
 	s.ReadyAddress = readyAddress(s.ReadyURL, rules)
 	var err error

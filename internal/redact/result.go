@@ -5,8 +5,9 @@ import "github.com/pummel-dev/pummel/stats"
 // Result passes the free text of res through clean, wherever a secret may
 // hide in it: error causes (a script's error may quote a header),
 // warnings, server exit reasons and a capacity search's reason, in every
-// stage, run and step. Figures and the config are left alone: the config
-// is redacted when it is recorded.
+// stage, run and step; and the targets' URLs, redacted as URL does.
+// Figures and the config are left alone: the config is redacted when it
+// is recorded.
 func Result(res *stats.Result, clean func(string) string) {
 	for class, causes := range res.ErrorCauses {
 		scrubbed := make(map[string]int64, len(causes))
@@ -14,6 +15,9 @@ func Result(res *stats.Result, clean func(string) string) {
 			scrubbed[clean(cause)] += n
 		}
 		res.ErrorCauses[class] = scrubbed
+	}
+	for i := range res.Targets {
+		res.Targets[i].URL = clean(URL(res.Targets[i].URL))
 	}
 	for i, w := range res.Warnings {
 		res.Warnings[i] = clean(w)

@@ -15,6 +15,7 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 			Warnings:    []string{"w " + secret},
 			Server:      []stats.ServerUsage{{ExitReason: "exit " + secret}},
 			StepResult:  &stats.StepResult{Why: "why " + secret},
+			Targets:     []stats.Target{{URL: "http://user:pw@h/x?t=" + secret}},
 		}
 	}
 	res := leaf()
@@ -25,8 +26,8 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 		if got := r.ErrorCauses["read"]["bad REDACTED"]; got != 3 {
 			t.Errorf("%s: causes %v, want the two merged into 3", path, r.ErrorCauses)
 		}
-		for _, s := range []string{r.Warnings[0], r.Server[0].ExitReason, r.Why} {
-			if strings.Contains(s, secret) {
+		for _, s := range []string{r.Warnings[0], r.Server[0].ExitReason, r.Why, r.Targets[0].URL} {
+			if strings.Contains(s, secret) || strings.Contains(s, "pw") {
 				t.Errorf("%s: %q keeps the secret", path, s)
 			}
 		}

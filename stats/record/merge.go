@@ -46,4 +46,5 @@ func (r *Recorder) merge(other *Recorder) {
 	t.Connects += o.Connects
 	t.ConnectSum += o.ConnectSum
 	t.ConnectMax = max(t.ConnectMax, o.ConnectMax)
+	r.mergeTargets(other)
 }

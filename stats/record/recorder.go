@@ -13,6 +13,9 @@ import (
 // guards it with its own lock; recorders are merged once, after the run.
 type Recorder struct {
 	t Totals
+	// targets holds one recorder per target, when the load has a list
+	// of them (see SplitTargets); nil otherwise.
+	targets []*Recorder
 }
 
 // Totals is what a Recorder holds, read once the recording is over (see
@@ -94,6 +97,9 @@ func (r *Recorder) AddBatch(b *Batch) {
 		}
 		t.LastSend = max(t.LastSend, o.Sent)
 		t.LastDone = max(t.LastDone, o.Sent+o.Uncorrected)
+		if r.targets != nil {
+			r.targets[o.Target].addTargetOutcome(o)
+		}
 	}
 	t.Requests += int64(b.n)
 	t.BytesRead += b.bytesRead

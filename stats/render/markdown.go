@@ -24,6 +24,7 @@ func WriteMarkdown(w io.Writer, r stats.Result) error {
 	writeThresholdsMarkdown(ew, r.Thresholds)
 	ew.Printf("\n**Latency distribution**\n\n")
 	ew.Table([]string{"Percentile", "Latency"}, []string{"---:", "---:"}, distributionRows(r.Latency))
+	writeTargetsMarkdown(ew, r.Targets)
 	writeShardsMarkdown(ew, r.Shards)
 	if rows := errorRows(r); len(rows) > 0 {
 		ew.Printf("\n**Errors**\n\n")

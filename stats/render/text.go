@@ -37,6 +37,7 @@ func WriteText(w io.Writer, r stats.Result, opts TextOptions) error {
 	writeWrkTotals(ew, r)
 	writeStatusCodes(ew, r.Status)
 	writeErrorDetails(ew, r)
+	writeTargetsText(ew, r.Targets)
 	writeConnections(ew, r)
 	writeStartText(ew, r)
 	for _, s := range r.Server {

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/targets"
+)
+
+// --targets FILE (- for stdin) loads a list of requests instead of one
+// URL: the URL argument is then not given (the first target's URL is the
+// load's). -m, -H, -T and -b/--body-file apply to every target as
+// defaults: a target's own method, body, and headers of the same name
+// take their place.
+
+// loadURL reads the URL argument, or, with --targets, the list of
+// targets and the first one's URL.
+func (o *options) loadURL(c *engine.Config) error {
+	if o.targetsFile == "" {
+		var err error
+		c.URL, err = parseTarget(o.target)
+		return err
+	}
+	if o.target != "" {
+		return usageError{fmt.Sprintf("--targets: give a URL (%s) or --targets, not both", o.target)}
+	}
+	list, err := o.targetList()
+	if err != nil {
+		return err
+	}
+	c.URL = list[0].URL
+	return nil
+}
+
+// targetList reads the --targets file once (stdin cannot be read twice).
+func (o *options) targetList() ([]targets.Target, error) {
+	if o.targets != nil {
+		return o.targets, nil
+	}
+	stdin, name := o.stdin, o.targetsFile
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	if name == stdinName {
+		name = "stdin"
+	}
+	data, err := readInput(o.targetsFile, stdin)
+	if err != nil {
+		return nil, badFlag("--targets", err)
+	}
+	list, err := targets.Read(bytes.NewReader(data), name)
+	var bad *targets.Error
+	if errors.As(err, &bad) {
+		return nil, usageError{"--targets: " + bad.Error()}
+	}
+	if err != nil {
+		return nil, badFlag("--targets", err)
+	}
+	o.targets = list
+	return list, nil
+}
+
+// withTargets sets c.Targets from the --targets list, with c's method,
+// headers and body (from -m, -H, -T, -b) as each target's defaults.
+func (o *options) withTargets(c *engine.Config) error {
+	if o.targetsFile == "" {
+		return nil
+	}
+	list, err := o.targetList()
+	if err != nil {
+		return err
+	}
+	for _, t := range list {
+		et := t.Target
+		if et.Method == "" {
+			et.Method = c.Method
+		}
+		if et.Body == nil {
+			et.Body = c.Body
+		}
+		et.Headers = withDefaultHeaders(c.Headers, t.Headers)
+		c.Targets = append(c.Targets, et)
+	}
+	return nil
+}
+
+// withDefaultHeaders is defaults, less those a target header of the same
+// name replaces, then the target's own.
+func withDefaultHeaders(defaults, own []engine.Header) []engine.Header {
+	var out []engine.Header
+	for _, d := range defaults {
+		replaced := false
+		for _, h := range own {
+			replaced = replaced || strings.EqualFold(h.Name, d.Name)
+		}
+		if !replaced {
+			out = append(out, d)
+		}
+	}
+	return append(out, own...)
+}
+
+// writeTargetPlan lists the targets a dry run would load, URLs redacted:
+// "Target 2 login (weight 3): POST http://127.0.0.1:8080/login".
+func writeTargetPlan(w io.Writer, ts []engine.Target) {
+	for i, t := range ts {
+		name := ""
+		if t.Name != "" {
+			name = " " + t.Name
+		}
+		fmt.Fprintf(w, "Target %d%s (weight %d): %s %s\n", i+1, name, t.Weight, engine.Method(t.Method, len(t.Body) > 0), redact.URL(t.URL.String()))
+	}
+}
+
+// defaultReadyURL is the URL --exec polls by default: the URL argument, or the
+// first target's.
+func (o *options) defaultReadyURL() string {
+	if o.targetsFile == "" {
+		return o.target
+	}
+	if list, err := o.targetList(); err == nil {
+		return list[0].URL.String()
+	}
+	return ""
+}

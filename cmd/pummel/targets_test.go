@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/urfave/cli/v2"
+)
+
+// writeTargets writes a targets file into the test's directory.
+func writeTargets(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "targets.txt")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBadTargetsExitTwoNamingTheLine(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"bad line", "GET http://127.0.0.1:1/\n\nGET\n", "targets.txt:3: "},
+		{"missing body file", "GET http://127.0.0.1:1/\n\nPOST http://127.0.0.1:1/x\nX-A: 1\n@/nonexistent/pummel-body\n", "targets.txt:5: body file"},
+		{"foreign host", "GET http://127.0.0.1:1/\n\nGET http://127.0.0.2:1/\n", "targets.txt:3: http://127.0.0.2:1 is not on"},
+		{"bad header", "GET http://127.0.0.1:1/\nTransfer-Encoding: chunked\n", "targets.txt:1: header Transfer-Encoding"},
+	}
+	for _, tt := range tests {
+		path := writeTargets(t, tt.text)
+		code, stdout, stderr := pummel(t.Context(), "--targets", path, "-n", "1")
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--targets: ") ||
+			!strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and one line with %q", tt.name, code, stdout, stderr, tt.want)
+		}
+	}
+	path := writeTargets(t, "GET http://127.0.0.1:1/\n")
+	for _, args := range [][]string{
+		{"--targets", path, "-n", "1", "http://127.0.0.1:1/"},
+		{"--targets", path, "-n", "1", "-s", writeTargets(t, "")},
+		{"--targets", "/nonexistent/targets", "-n", "1"},
+	} {
+		code, _, stderr := pummel(t.Context(), args...)
+		if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--targets") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 naming --targets", args, code, stderr)
+		}
+	}
+}
+
+func TestTargetsFromStdinTakeTheDefaults(t *testing.T) {
+	o := options{targetsFile: "-", stdin: strings.NewReader(`{"url":"http://h/a","header":{"X-A":["own"]}}` + "\n"),
+		method: "PUT", body: "b", requests: "1", connections: "1", threads: "1", timeout: "1s", pipeline: "1", maxBody: defaultMaxBody, engine: engine.EngineAuto,
+		headers: *cli.NewStringSlice("X-A: default", "X-B: default")}
+	c, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := c.Targets[0]
+	if c.URL.String() != "http://h/a" || tg.Method != "PUT" || string(tg.Body) != "b" || len(tg.Headers) != 2 ||
+		tg.Headers[0].Name != "X-B" || tg.Headers[1].Value != "own" {
+		t.Fatalf("URL %s, target %+v", c.URL, tg)
+	}
+}
+
+func TestTargetsLoadCountsEachTarget(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	base := strings.TrimSuffix(srv.URL(), "/")
+	body := filepath.Join(t.TempDir(), "body")
+	if err := os.WriteFile(body, []byte("x=1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := writeTargets(t, "GET "+base+"/a\n\n# weight 3\n# name login\nPOST "+base+"/b\n@"+body+"\n\nGET "+base+"/c\n# weight 6\n")
+	code, stdout, stderr := pummel(t.Context(), "--targets", path, "-c", "4", "-n", "1000", "--format", "json", "-q",
+		"--threshold", "status_2xx{target=login}==300", "--threshold", "errors{target=3}==0")
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	paths := srv.Paths()
+	for i, want := range []int64{100, 300, 600} {
+		tr := res.Targets[i]
+		p := "/" + string(rune('a'+i))
+		if tr.Requests != want || paths[p] != want || tr.URL != base+p {
+			t.Errorf("target %d: %d requests at %s, the server saw %d; want %d", i+1, tr.Requests, tr.URL, paths[p], want)
+		}
+	}
+	if len(res.Thresholds) != 2 || !res.Thresholds[0].OK || !res.Thresholds[1].OK {
+		t.Errorf("thresholds %+v", res.Thresholds)
+	}
+	if res.Targets[1].Name != "login" || res.Targets[1].Method != "POST" {
+		t.Errorf("target 2 = %+v", res.Targets[1])
+	}
+}
+
+func TestDryRunListsTheTargets(t *testing.T) {
+	path := writeTargets(t, "GET http://u:hunter2@127.0.0.1:1/\n\n# weight 3\n# name login\nPOST http://127.0.0.1:1/login\n")
+	code, stdout, stderr := pummel(t.Context(), "--dry-run", "--targets", path, "-n", "1")
+	if code != exitOK || !strings.Contains(stdout, "Target 2 login (weight 3): POST http://127.0.0.1:1/login\n") ||
+		!strings.Contains(stdout, "Target 1 (weight 1): GET http://REDACTED@127.0.0.1:1/\n") || strings.Contains(stdout, "hunter2") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

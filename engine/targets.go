@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/requestlog"
+)
+
+// Target is one request of a list of targets (Config.Targets): the
+// engine's description of it, from which a transport makes its bytes
+// (HTTP/1.1's are serialised once, before the clock, by buildRequest).
+// Method, Headers and Body are as Config's; URL must share Config.URL's
+// scheme, host and port.
+type Target struct {
+	Name, Method string
+	URL          *url.URL
+	Headers      []Header
+	Body         []byte
+	// Weight is how many times as often as a target of weight 1 it is
+	// sent; at least 1.
+	Weight int
+}
+
+// MaxTargets bounds the number of targets: each keeps its own latency
+// histogram per worker (about 264 KiB each).
+const MaxTargets = 100
+
+// MaxWeight bounds a target's weight.
+const MaxWeight = 10_000
+
+// maxTargetSequence bounds the sum of the weights: the length of the
+// interleaving every run walks through.
+const maxTargetSequence = 1 << 20
+
+// Targets are sent in a fixed interleaving of their weights (smooth
+// weighted round robin, Sequence), so that a run is
+// reproducible. Request i of the load takes seq[i mod len(seq)]: with
+// -n, i is its place in the count, so that -n a multiple of the weights'
+// sum sends each target exactly its share; in open loop, its place on
+// the schedule; in a closed loop by time, each connection counts its own
+// requests (no count shared per request). A pipelined batch of k
+// requests takes k consecutive places, built into the connection's own
+// buffer, reused.
+type targetSet struct {
+	reqs   [][]byte      // each target's serialised request
+	h2reqs []*h2.Request // each target's request as HTTP/2 sends it, with --http2
+	seq    []uint16      // the interleaving of the weights
+}
+
+// targetState is a connection's place in the interleaving.
+type targetState struct {
+	first int64  // the place of the batch in hand's first request
+	next  int64  // the connection's own count, in a closed loop by time
+	buf   []byte // the batch in hand's bytes, when pipelined
+}
+
+// buildTargets serialises every target's request; nil without targets.
+func buildTargets(c *Config) (*targetSet, error) {
+	if len(c.Targets) == 0 {
+		return nil, nil
+	}
+	ts := &targetSet{}
+	weights := make([]int, len(c.Targets))
+	for i, t := range c.Targets {
+		req, err := buildRequest(c.forTarget(t))
+		if err != nil {
+			return nil, fmt.Errorf("target %d: %w", i+1, err)
+		}
+		ts.reqs = append(ts.reqs, req)
+		if c.HTTP2 {
+			ts.h2reqs = append(ts.h2reqs, buildH2Request(c.forTarget(t)))
+		}
+		weights[i] = t.Weight
+	}
+	ts.seq = Sequence(weights)
+	return ts, nil
+}
+
+// forTarget is c with t's request in place of its own.
+func (c *Config) forTarget(t Target) *Config {
+	tc := *c
+	tc.URL, tc.Method, tc.Headers, tc.Body, tc.Targets = t.URL, t.Method, t.Headers, t.Body, nil
+	return &tc
+}
+
+// validateTargets checks the list of targets against the rest of c.
+func (c *Config) validateTargets() error {
+	if len(c.Targets) == 0 {
+		return nil
+	}
+	if c.Script != nil {
+		return invalid("targets", "cannot be combined with a script, which makes its own requests")
+	}
+	if len(c.Targets) > MaxTargets {
+		return invalid("targets", "%d targets, at most %d", len(c.Targets), MaxTargets)
+	}
+	sum := 0
+	for i, t := range c.Targets {
+		switch {
+		case t.URL == nil || Origin(t.URL) != Origin(c.URL):
+			return invalid("targets", "target %d is not on %s: a load holds one pool of connections", i+1, Origin(c.URL))
+		case t.Weight < 1 || t.Weight > MaxWeight:
+			return invalid("targets", "target %d has weight %d, need 1 to %d", i+1, t.Weight, MaxWeight)
+		}
+		if err := c.forTarget(t).checkRequest(); err != nil {
+			return invalid("targets", "target %d: %v", i+1, err)
+		}
+		sum += t.Weight
+	}
+	if sum > maxTargetSequence {
+		return invalid("targets", "the weights add up to %d, at most %d", sum, maxTargetSequence)
+	}
+	return nil
+}
+
+// at is the target of the load's i-th request (i < 0: a warm-up's).
+func (ts *targetSet) at(i int64) uint16 {
+	n := int64(len(ts.seq))
+	return ts.seq[(i%n+n)%n]
+}
+
+// digestInput is what the targets' requests are made from, for
+// requestDigest: each one's weight and bytes.
+func (ts *targetSet) digestInput(c *Config) []byte {
+	var b bytes.Buffer
+	for i, req := range ts.reqs {
+		b.WriteString(strconv.Itoa(c.Targets[i].Weight) + ":" + strconv.Itoa(len(req)) + ":")
+		b.Write(req)
+	}
+	return b.Bytes()
+}
+
+// targetRequests returns the bytes of ticket t's requests and notes the
+// place of the first in the interleaving.
+func (c *conn) targetRequests(t ticket) []byte {
+	ts, g := c.load.targets, &c.tg
+	g.first = t.index
+	if !t.indexed {
+		g.first = g.next
+		g.next += int64(t.count)
+	}
+	if t.count == 1 {
+		return ts.reqs[ts.at(g.first)]
+	}
+	g.buf = g.buf[:0]
+	for j := range int64(t.count) {
+		g.buf = append(g.buf, ts.reqs[ts.at(g.first+j)]...)
+	}
+	return g.buf
+}
+
+// h2Target is the target of an HTTP/2 stream for ticket t, and its
+// request: the load's one request without targets.
+func (c *conn) h2Target(t ticket) (*h2.Request, uint16) {
+	ts := c.load.targets
+	if ts == nil {
+		return c.load.h2req, 0
+	}
+	i := t.index
+	if !t.indexed {
+		i = c.tg.next
+		c.tg.next++
+	}
+	target := ts.at(i)
+	return ts.h2reqs[target], target
+}
+
+// targetOf is the target of request j of the batch in hand; 0 without
+// targets.
+func (c *conn) targetOf(j int) uint16 {
+	if c.load.targets == nil {
+		return 0
+	}
+	return c.load.targets.at(c.tg.first + int64(j))
+}
+
+// targetsFailed counts n requests of the batch in hand, from its request
+// first on, that failed alike, as addFailed does, and each against its
+// target, in the counts and in the request log (the bytes on the first
+// line only).
+func (c *conn) targetsFailed(f failure, first, n int) {
+	for j := first; j < first+n; j++ {
+		c.targetFailed(c.t.phase, c.sent, c.targetOf(j), f, 1, j == first)
+	}
+}
+
+// targetFailed counts n requests of target that failed alike; the log
+// line shows the bytes not yet taken when withBytes is set.
+func (c *conn) targetFailed(phase int, sent time.Time, target uint16, f failure, n int, withBytes bool) {
+	w := c.worker
+	var line *requestlog.Record
+	if c.logging(phase) {
+		l := c.failedLine(f.class, f.cause, sent)
+		l.Target = target
+		if !withBytes {
+			l.BytesIn, l.BytesOut = 0, 0
+		}
+		line = &l
+	}
+	w.addErrors(phase, f.class, f.cause, n, line)
+	w.mu.Lock()
+	w.recs[phase].AddTargetErrors(int(target), f.class, int64(n))
+	w.mu.Unlock()
+}
+
+// splitTargets makes the worker's measured recorders keep per-target
+// figures; the warm-up's enter no figure.
+func (r *load) splitTargets(w *worker) {
+	if r.targets == nil {
+		return
+	}
+	for phase := measuredPhase; phase < len(w.recs); phase++ {
+		w.recs[phase].SplitTargets(len(r.cfg.Targets))
+	}
+}
+
+// labelTargets names the result's targets, as RecordRequest records the
+// request (URLs unredacted: callers redact); stages keep none.
+func (r *load) labelTargets(res *stats.Result) {
+	for i := range res.Stages {
+		res.Stages[i].Targets = nil
+	}
+	for i := range res.Targets {
+		t := r.cfg.Targets[i]
+		res.Targets[i].Name, res.Targets[i].URL, res.Targets[i].Weight = t.Name, t.URL.String(), t.Weight
+		res.Targets[i].Method = Method(t.Method, len(t.Body) > 0)
+	}
+}
+
+// Origin is the scheme, host and port a URL's connections go to, with the
+// scheme's default port made explicit.
+func Origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// Sequence is the fixed interleaving of the targets' weights (smooth
+// weighted round robin): its length is the sum of the weights, target i
+// appears Weight times in it, spread as evenly as the weights allow.
+// Weights 1, 3, 6 give 10 entries, 1, 3 and 6 of them.
+func Sequence(weights []int) []uint16 {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	seq := make([]uint16, 0, total)
+	current := make([]int, len(weights))
+	for range total {
+		best := 0
+		for i, w := range weights {
+			current[i] += w
+			if current[i] > current[best] {
+				best = i
+			}
+		}
+		current[best] -= total
+		seq = append(seq, uint16(best))
+	}
+	return seq
+}

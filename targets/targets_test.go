@@ -1,0 +1,105 @@
+package targets
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/engine"
+)
+
+func TestReadHTTP(t *testing.T) {
+	dir := t.TempDir()
+	body := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(body, []byte(`{"a":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := "# a comment\nGET http://127.0.0.1:8080/a\nX-A: 1\n\n# weight 3\n# name login\npost http://127.0.0.1:8080/login?x=1\nContent-Type: application/json\n@" + body +
+		"\n\n\nGET http://127.0.0.1:8080/c\n# weight 6\n"
+	ts, err := Read(strings.NewReader(in), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 3 {
+		t.Fatalf("%d targets, want 3", len(ts))
+	}
+	want := []struct {
+		method, uri, name string
+		weight, line      int
+		headers           int
+		body              string
+	}{
+		{"GET", "/a", "", 1, 2, 1, ""},
+		{"POST", "/login?x=1", "login", 3, 7, 1, `{"a":1}`},
+		{"GET", "/c", "", 6, 12, 0, ""},
+	}
+	for i, w := range want {
+		g := ts[i]
+		if g.Method != w.method || g.URL.RequestURI() != w.uri || g.Name != w.name || g.Weight != w.weight ||
+			g.Line != w.line || len(g.Headers) != w.headers || string(g.Body) != w.body {
+			t.Errorf("target %d = %+v, want %+v", i+1, g, w)
+		}
+	}
+}
+
+func TestReadJSON(t *testing.T) {
+	in := `{"method":"POST","url":"http://h/a","header":{"B":["2"],"A":["1","3"]},"body":"aGk=","weight":2,"name":"a"}` + "\n\n" +
+		`{"url":"http://h:80/b"}` + "\n"
+	ts, err := Read(strings.NewReader(in), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 || ts[0].Method != "POST" || string(ts[0].Body) != "hi" || ts[0].Weight != 2 || ts[0].Name != "a" ||
+		!slices.Equal(ts[0].Headers, []engine.Header{{Name: "A", Value: "1"}, {Name: "A", Value: "3"}, {Name: "B", Value: "2"}}) {
+		t.Fatalf("first = %+v", ts[0])
+	}
+	if ts[1].Method != "" || ts[1].Weight != 1 || ts[1].Line != 3 {
+		t.Fatalf("second = %+v", ts[1])
+	}
+}
+
+func TestReadErrorsNameTheLine(t *testing.T) {
+	tests := []struct {
+		name, in string
+		line     int
+		msg      string
+	}{
+		{"bad request line", "GET http://h/\n\nGET\n", 3, "not a request line"},
+		{"bad header", "GET http://h/\nno colon here\n", 2, "not a header line"},
+		{"missing body file", "GET http://h/\n\nPOST http://h/x\n@/nonexistent/pummel-body\n", 4, "body file"},
+		{"foreign host", "GET http://h/\n\nGET http://other/\n", 3, "not on http://h:80"},
+		{"foreign port", "GET http://h/\n\nGET http://h:81/\n", 3, "not on"},
+		{"foreign scheme", "GET http://h/\n\nGET https://h/\n", 3, "not on"},
+		{"not http", "GET ftp://h/\n", 1, "not an http"},
+		{"bad method", "G(T http://h/\n", 1, "method"},
+		{"bad weight", "# weight 0\nGET http://h/\n", 1, "weight"},
+		{"second weight", "# weight 2\nGET http://h/\n# weight 2\n", 3, "second weight"},
+		{"name taken", "# name a\nGET http://h/\n\n# name a\nGET http://h/b\n", 4, "taken"},
+		{"numeric name", "# name 2\nGET http://h/\n", 1, "name"},
+		{"empty", "\n# only a comment\n", 2, "no targets"},
+		{"json", `{"url":"http://h/"}` + "\n" + `{"url":"http://h/","bogus":1}` + "\n", 2, "not a JSON target"},
+		{"json foreign", `{"url":"http://h/"}` + "\n" + `{"url":"http://x/"}` + "\n", 2, "not on"},
+		{"json weight", `{"url":"http://h/","weight":-1}` + "\n", 1, "weight"},
+		{"trailing weight", "GET http://h/\n\n# weight 2\n", 3, "follows the last target"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.in), "t.txt")
+			var e *Error
+			if !errors.As(err, &e) || e.Line != tt.line || !strings.Contains(err.Error(), tt.msg) ||
+				!strings.HasPrefix(err.Error(), "t.txt:") {
+				t.Fatalf("error %v, want t.txt:%d: …%s…", err, tt.line, tt.msg)
+			}
+		})
+	}
+}
+
+func TestTooManyTargets(t *testing.T) {
+	in := strings.Repeat("GET http://h/\n\n", engine.MaxTargets+1)
+	if _, err := Read(strings.NewReader(in), "t"); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("error %v", err)
+	}
+}
