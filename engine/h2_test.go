@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -218,6 +219,36 @@ func TestHTTP2Scripts(t *testing.T) {
 		mu.Lock()
 		if out.responses != 20 || len(got) != 20 || !tt.check(got) {
 			t.Errorf("%s: %d responses, server saw %+v", tt.file, out.responses, got)
+		}
+		mu.Unlock()
+	}
+}
+
+// TestHTTP2Targets sends a list of targets over HTTP/2: each stream takes
+// its target in the weights' interleaving, counted per target.
+func TestHTTP2Targets(t *testing.T) {
+	for _, engine := range transports() {
+		var mu sync.Mutex
+		paths := map[string]int64{}
+		u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			paths[r.URL.Path]++
+			mu.Unlock()
+		})
+		var targets []Target
+		for i, w := range []int{1, 3, 6} {
+			tu := *u
+			tu.Path = fmt.Sprintf("/t%d", i)
+			targets = append(targets, Target{URL: &tu, Weight: w})
+		}
+		res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 1000,
+			Timeout: 5 * time.Second, HTTP2: true, Streams: 8, Targets: targets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if paths["/t0"] != 100 || paths["/t1"] != 300 || paths["/t2"] != 600 || len(res.Targets) != 3 || res.Targets[2].Requests != 600 {
+			t.Errorf("%s: server saw %v, result's targets %+v", engine, paths, res.Targets)
 		}
 		mu.Unlock()
 	}
