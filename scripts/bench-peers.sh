@@ -3,7 +3,12 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-o OUT.md] [-g CHART.svg]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16"] [-o OUT.md] [-g CHART.svg]
+#
+# -H "M…" measures HTTP/2 instead: nginx speaks h2c, and the tools are
+# pummel --http2 --streams M (both transports) and h2load -m M for each M,
+# each pummel row's ratio taken to h2load at the same M; `pummel -n 200000
+# --http2 --streams 16 -c 64` is first checked against nginx's own count.
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
 # bombardier, vegeta (see bench_command in scripts/lib.sh).
@@ -49,9 +54,11 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-while getopts "r:c:d:t:T:p:o:g:" opt; do
+h2streams=""
+while getopts "r:c:d:t:T:p:H:o:g:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
+    H) h2streams=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done
@@ -63,9 +70,22 @@ if [ -n "$depth" ]; then
     case $tool in pummel | pummel-goroutine | wrk) tools="$tools $tool-pipeline" ;; esac
   done
 fi
+if [ -n "$h2streams" ]; then
+  bench_h2c=1 tools="" depth=""
+  for m in $h2streams; do tools="$tools pummel-h2-$m pummel-goroutine-h2-$m h2load-h2-$m"; done
+fi
 bench_setup
 case " $tools " in *" bombardier "* | *" vegeta "*) bench_go_peers ;; esac
 bench_nginx 18089
+
+if [ -n "$h2streams" ]; then # every stream counted, exactly
+  before=$(served)
+  taskset -c 0 "$pummel" -q -c 64 -n 200000 --http2 --streams 16 --format json "$url" >"$work/exact.json"
+  sent=$(( $(served) - before - 1 ))
+  counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
+  exact="pummel -n 200000 --http2 --streams 16 -c 64: pummel counted $counted responses, nginx served $sent requests"
+  echo "$exact" >&2
+fi
 
 if [ -n "$depth" ]; then # every pipelined request counted, exactly
   before=$(served)
@@ -168,6 +188,7 @@ headline() {
             continue
           }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
+          if (match(T[ti], /-h2-[0-9]+$/)) b = "h2load" substr(T[ti], RSTART) SUBSEP C[ci] # HTTP/2 rows: to h2load at the same -m
           base = median(eff[b])
           e = median(eff[k])
           paired = ""; lo = ""; hi = ""; npaired = 0; clean = ""; nclean = 0
@@ -207,6 +228,7 @@ headline() {
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
+  [ -n "$h2streams" ] && echo "HTTP/2 (h2c): the \"vs wrk\" columns compare each row with h2load at the same number of streams per connection. Exact count: $exact."
   echo
   echo "<details><summary>Every run, in the order run</summary>"
   echo

@@ -38,10 +38,13 @@ bench_cleanup() {
 # empty 200 (stub_status at /nginx_status) on 127.0.0.1 and on
 # $bench_addrs more loopback addresses, and sets $url and $nginx_worker.
 bench_addrs=64
+# With bench_h2c=1 it speaks h2c (HTTP/2 with prior knowledge) instead of
+# HTTP/1.1, with a stream limit of 1,024 per connection.
 bench_nginx() {
-  local port=$1 listen="" i
+  local port=$1 listen="" i proto=""
   mkdir -p "$work/logs"
-  for i in $(seq 1 $((bench_addrs + 1))); do listen="$listen    listen 127.0.0.$i:$port backlog=16384;"$'\n'; done
+  [ "${bench_h2c:-0}" = 1 ] && proto=" http2"
+  for i in $(seq 1 $((bench_addrs + 1))); do listen="$listen    listen 127.0.0.$i:$port$proto backlog=16384;"$'\n'; done
   bench_port=$port bench_runs=0
   cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
@@ -54,6 +57,8 @@ http {
   access_log off;
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
+  http2_max_requests 1000000000;
+  http2_max_concurrent_streams 1024;
   server {
 $listen    location / { return 200; }
     location = /nginx_status { stub_status; }
@@ -63,7 +68,7 @@ CONF
   taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
   nginx_master=$!
   url=http://127.0.0.1:$port/
-  for _ in $(seq 50); do curl -sf "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
+  for _ in $(seq 50); do curl -sf $(bench_curl_proto) "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
   nginx_worker=$(pgrep -P "$nginx_master" | head -1)
 }
 
@@ -85,7 +90,9 @@ bench_next_url() {
 # run of $dur seconds against $url: pummel (its default transport, the
 # event loop), pummel-goroutine (its goroutine transport), wrk, ab, hey,
 # h2load, bombardier, vegeta, or pummel-pipeline, pummel-goroutine-pipeline
-# and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua).
+# and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua), or
+# over h2c with M streams per connection pummel-h2-M,
+# pummel-goroutine-h2-M and h2load-h2-M (h2load -m M).
 # $threads (default 1) is the threads of pummel, wrk and h2load.
 # PUMMEL replaces $pummel in what is printed. Pipelined runs get a 30 s
 # timeout: at 10,000 connections and depth 16, 160,000 requests wait in
@@ -100,6 +107,9 @@ bench_command() {
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
     h2load) echo "h2load --h1 -t$t -c$c -D$dur $url" ;;
+    pummel-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $url" ;;
+    pummel-goroutine-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine --http2 --streams ${1##*-} $url" ;;
+    h2load-h2-*) echo "h2load -t$t -c$c -m${1##*-} -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
     pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
@@ -125,7 +135,9 @@ SH
 }
 
 # served prints how many requests nginx has answered so far.
-served() { curl -s "${url}nginx_status" | awk 'NR==3 {print $3}'; }
+served() { curl -s $(bench_curl_proto) "${url}nginx_status" | awk 'NR==3 {print $3}'; }
+# bench_curl_proto is curl's flag for the protocol bench_nginx speaks.
+bench_curl_proto() { [ "${bench_h2c:-0}" = 1 ] && echo --http2-prior-knowledge; }
 # busy_jiffies prints the machine's busy CPU time; proc_jiffies PID a process's.
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4}' /proc/stat; } # user, nice, system: softirq work of loopback traffic is nobody's noise
 proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }

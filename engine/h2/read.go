@@ -207,6 +207,10 @@ func (s *Session) emit(f hpack.HeaderField) {
 		if v, err := strconv.Atoi(f.Value); err == nil && v >= 100 && v <= 999 {
 			s.hdr.status = v
 		}
+		// :status comes first: unless the headers are kept, the fields
+		// after it are not decoded into strings (those the dynamic table
+		// indexes still are).
+		s.dec.SetEmitEnabled(s.opts.KeepHeaders)
 		return
 	}
 	if s.opts.KeepHeaders && s.hdr.slot >= 0 {
