@@ -144,8 +144,11 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 	return nc, nil
 }
 
-// NoHTTP2Error is a TLS server that did not choose HTTP/2 in ALPN.
+// NoHTTP2Error is a TLS server that did not choose HTTP/2 in ALPN. It is
+// an ErrUnreachable: no connection could serve the run.
 type NoHTTP2Error struct{ ALPN string }
+
+func (e *NoHTTP2Error) Unwrap() error { return ErrUnreachable }
 
 func (e *NoHTTP2Error) Error() string {
 	p := e.ALPN

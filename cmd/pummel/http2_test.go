@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/pummel-dev/pummel/internal/h2fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// TestHTTP2Load runs an h2c load from the command line: exact -n, the
+// protocol named in the text and recorded in the JSON.
+func TestHTTP2Load(t *testing.T) {
+	srv := h2fixture.StartHonest(t, h2fixture.Options{})
+	code, out, errOut := pummel(t.Context(), "--http2", "--streams", "4", "-c", "2", "-t", "1", "-n", "300", srv.URL())
+	if code != 0 || !strings.Contains(out, "  Protocol: HTTP/2 (h2c), 2 connections × 4 streams\n") || !strings.Contains(out, "300 requests in") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, out, errOut)
+	}
+	code, out, _ = pummel(t.Context(), "--http2", "--streams", "4", "-c", "2", "-t", "1", "-n", "300", "--format", "json", srv.URL())
+	var res stats.Result
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if res.Config.Protocol != "h2c" || res.Config.Streams != 4 || res.Requests != 300 || srv.Requests() != 600 {
+		t.Errorf("config %+v, %d requests, server saw %d", res.Config, res.Requests, srv.Requests())
+	}
+}
+
+// TestHTTP2RefusedByTheServerExitsOne: a TLS server that chooses
+// HTTP/1.1 ends an --http2 run with one line and exit 1.
+func TestHTTP2RefusedByTheServerExitsOne(t *testing.T) {
+	srv := h2fixture.StartHonest(t, h2fixture.Options{TLS: true, HTTP1Only: true})
+	code, out, errOut := pummel(t.Context(), "--http2", "--insecure", "-c", "2", "-n", "10", srv.URL())
+	want := "the server did not negotiate HTTP/2 (ALPN: http/1.1)"
+	if code != 1 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and one line naming %q", code, errOut, out, want)
+	}
+}
