@@ -83,14 +83,7 @@ const samplerAllowance = 100
 func checkNoAllocation(t *testing.T, engine, mode string) {
 	logged := mode == "request log"
 	u := builtinTarget(t)
-	type sample struct{ requests, mallocs uint64 }
-	var samples []sample
-	cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
-		Progress: func(p Progress) {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
-		}}
+	cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second}
 	if logged {
 		cfg.RequestLog = fileLog(t)
 	}
@@ -104,6 +97,24 @@ func checkNoAllocation(t *testing.T, engine, mode string) {
 			tu.RawQuery = query
 			cfg.Targets = append(cfg.Targets, Target{URL: &tu, Weight: i + 1})
 		}
+	}
+	checkAllocations(t, cfg)
+	if logged && cfg.RequestLog.Dropped() > 0 {
+		t.Logf("%d log lines dropped", cfg.RequestLog.Dropped())
+	}
+}
+
+// checkAllocations runs cfg, counting the process's allocations between
+// its second and its last but one progress reports, and fails unless
+// there are none per request.
+func checkAllocations(t *testing.T, cfg Config) {
+	t.Helper()
+	type sample struct{ requests, mallocs uint64 }
+	var samples []sample
+	cfg.Progress = func(p Progress) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
 	}
 	if _, err := Run(t.Context(), cfg); err != nil {
 		t.Fatal(err)
@@ -119,9 +130,6 @@ func checkNoAllocation(t *testing.T, engine, mode string) {
 	// per request. One allocation on any request's path makes thousands.
 	if requests < 1000 || mallocs > samplerAllowance+requests/100 {
 		t.Errorf("%d allocations for %d requests, want none per request", mallocs, requests)
-	}
-	if logged && cfg.RequestLog.Dropped() > 0 {
-		t.Logf("%d log lines dropped", cfg.RequestLog.Dropped())
 	}
 }
 

@@ -112,12 +112,22 @@ func (s *goConn) openFirst(ctx context.Context) error {
 		nc.Close()
 		return nil
 	}
-	if !s.tr.register(nc) {
+	if err := s.tr.keep(nc, s.worker, t); err != nil {
+		return err
+	}
+	s.attach(nc)
+	return nil
+}
+
+// keep registers a connection opened before the clock since start and
+// counts its connect time; it closes the connection when the run stopped
+// meanwhile.
+func (t *goroutines) keep(nc net.Conn, w *worker, start time.Time) error {
+	if !t.register(nc) {
 		nc.Close()
 		return errStopped
 	}
-	s.worker.addConnect(measuredPhase, time.Since(t))
-	s.attach(nc)
+	w.addConnect(measuredPhase, time.Since(start))
 	return nil
 }
 

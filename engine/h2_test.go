@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -187,17 +186,6 @@ func checkHTTP2Reset(t *testing.T, engine string) {
 // text goes out as HEADERS and DATA, response() sees the status, the
 // headers (in HTTP/2's lower case) and the body, delay() paces each stream.
 func TestHTTP2Scripts(t *testing.T) {
-	var mu sync.Mutex
-	var got []seen
-	u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got = append(got, seen{r.Method, r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Content-Type"), string(body)})
-		mu.Unlock()
-		if r.URL.Path == "/login" {
-			w.Header().Set("X-Auth-Token", "t0k3n")
-		}
-	})
 	tests := []struct {
 		file  string
 		check func(got []seen) bool
@@ -212,15 +200,12 @@ func TestHTTP2Scripts(t *testing.T) {
 		{"delay.lua", func(got []seen) bool { return len(got) == 20 }},
 	}
 	for _, tt := range tests {
-		mu.Lock()
-		got = nil
-		mu.Unlock()
+		h, recorded := recordingHandler()
+		u, _ := startH2C(t, h)
 		out := runScript(t, Config{URL: u, Requests: 20, Connections: 1, Threads: 1, HTTP2: true, Streams: 1}, tt.file)
-		mu.Lock()
-		if out.responses != 20 || len(got) != 20 || !tt.check(got) {
+		if got := recorded(); out.responses != 20 || len(got) != 20 || !tt.check(got) {
 			t.Errorf("%s: %d responses, server saw %+v", tt.file, out.responses, got)
 		}
-		mu.Unlock()
 	}
 }
 

@@ -3,10 +3,10 @@ package engine
 import (
 	"bufio"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
-	"runtime"
 	"testing"
 	"time"
 
@@ -81,27 +81,10 @@ func TestHTTP2NoAllocationPerRequest(t *testing.T) {
 	}
 	for _, engine := range transports() {
 		for _, streams := range []int{1, 16} {
-			u := startLeanH2C(t)
-			type sample struct{ requests, mallocs uint64 }
-			var samples []sample
-			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second,
-				HTTP2: true, Streams: streams,
-				Progress: func(p Progress) {
-					var m runtime.MemStats
-					runtime.ReadMemStats(&m)
-					samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
-				}}
-			if _, err := Run(t.Context(), cfg); err != nil {
-				t.Fatal(err)
-			}
-			if len(samples) < 4 {
-				t.Fatalf("%d progress reports, want at least 4", len(samples))
-			}
-			first, last := samples[1], samples[len(samples)-2]
-			requests, mallocs := last.requests-first.requests, last.mallocs-first.mallocs
-			if requests < 1000 || mallocs > samplerAllowance+requests/100 {
-				t.Errorf("%s, --streams %d: %d allocations for %d requests, want none per request", engine, streams, mallocs, requests)
-			}
+			t.Run(fmt.Sprintf("%s/streams %d", engine, streams), func(t *testing.T) {
+				checkAllocations(t, Config{URL: startLeanH2C(t), Engine: engine, Connections: 4, Threads: 2,
+					Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second, HTTP2: true, Streams: streams})
+			})
 		}
 	}
 }

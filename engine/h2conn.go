@@ -85,14 +85,12 @@ func newH2Conn(r *load, w *worker, tr *goroutines) *h2Conn {
 func (h *h2Conn) openFirst(ctx context.Context) error {
 	t := time.Now()
 	nc, err := h.handshake(ctx)
+	if err == nil {
+		err = h.tr.keep(nc, h.worker, t)
+	}
 	if err != nil {
 		return err
 	}
-	if !h.tr.register(nc) {
-		nc.Close()
-		return errStopped
-	}
-	h.worker.addConnect(measuredPhase, time.Since(t))
 	h.attach(nc)
 	return nil
 }

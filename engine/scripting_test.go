@@ -29,9 +29,19 @@ type seen struct {
 // with an X-Auth-Token header.
 func recordingServer(t *testing.T) (*url.URL, func() []seen) {
 	t.Helper()
+	h, got := recordingHandler()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL + "/")
+	return u, got
+}
+
+// recordingHandler is recordingServer's handler, and what it recorded so
+// far.
+func recordingHandler() (http.HandlerFunc, func() []seen) {
 	var mu sync.Mutex
 	var got []seen
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		got = append(got, seen{r.Method, r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Content-Type"), string(body)})
@@ -39,10 +49,8 @@ func recordingServer(t *testing.T) (*url.URL, func() []seen) {
 		if r.URL.Path == "/login" {
 			w.Header().Set("X-Auth-Token", "t0k3n")
 		}
-	}))
-	t.Cleanup(srv.Close)
-	u, _ := url.Parse(srv.URL + "/")
-	return u, func() []seen { mu.Lock(); defer mu.Unlock(); return append([]seen(nil), got...) }
+	}
+	return h, func() []seen { mu.Lock(); defer mu.Unlock(); return append([]seen(nil), got...) }
 }
 
 // example is the path of an example script in scripts/lua.
