@@ -350,6 +350,11 @@ func (c *loopConn) h2Closed(errno syscall.Errno) {
 // each open stream is a read error with the cause (or the violation one
 // of its own when none was open), and the GOAWAY goes out before the close.
 func (c *loopConn) h2ProtocolFailed(err error) {
+	if o := c.l.opening; o != nil { // before the clock: the handshake failed
+		c.shut()
+		o.failed(err)
+		return
+	}
 	f := fail(record.Read, "protocol error: "+err.Error())
 	if c.h2.sess.Open() == 0 {
 		c.record(f, 1)

@@ -22,7 +22,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "warmup-requests", Destination: &o.warmupRequests, Usage: "with -n: send `N` requests before measuring"},
 		&cli.StringFlag{Name: "timeout", Value: engine.DefaultTimeout.String(), Destination: &o.timeout, Usage: "per-request timeout `D`; the connection is then reopened"},
 		&cli.StringFlag{Name: "pipeline", Value: "1", Destination: &o.pipeline, Usage: "send `N` requests at once on each connection (HTTP/1.1 pipelining)"},
-		&cli.BoolFlag{Name: "http2", Destination: &o.http2, Usage: "speak HTTP/2: h2 over TLS (ALPN), h2c with prior knowledge for http:// and --unix"},
+		&cli.BoolFlag{Name: "http2", Destination: &o.http2, Usage: "speak HTTP/2: h2 over TLS (ALPN) for https://, h2c with prior knowledge otherwise"},
 		&cli.StringFlag{Name: "streams", Value: "1", Destination: &o.streams, Usage: "with --http2: keep `N` requests in flight on each connection, capped by the server's limit"},
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Usage: "run part `i/N` (i from 0) of a load shared by N processes: -c, -n and -R are the whole load's, split exactly; merge with pummel report --parallel"},
 		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Usage: "start the clock at `TIME` (RFC 3339, or +30s from when pummel starts, before --exec readiness and --settle), the connections opened just before"},

@@ -191,10 +191,13 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
-	if n, err = parseCount(o.streams); err != nil || n < 1 {
-		return badFlag("--streams", orMin(err, o.streams))
+	c.HTTP2, c.Streams = o.http2, 1
+	if o.streams != "" {
+		if n, err = parseCount(o.streams); err != nil || n < 1 {
+			return badFlag("--streams", orMin(err, o.streams))
+		}
+		c.Streams = int(n)
 	}
-	c.HTTP2, c.Streams = o.http2, int(n)
 	c.Engine = o.engine
 	return nil
 }

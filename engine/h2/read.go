@@ -1,6 +1,7 @@
 package h2
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strconv"
 
@@ -15,6 +16,9 @@ import (
 // error is a connection error (*ConnError): the connection must close.
 func (s *Session) Feed(b []byte) (int, error) {
 	s.Events = s.Events[:0]
+	if !s.settings && bytes.HasPrefix(b, []byte("HTTP/1.")) {
+		return 0, &ConnError{Code: http2.ErrCodeProtocol, Cause: "the server answered in HTTP/1.1: it does not speak HTTP/2 in the clear (h2c)"}
+	}
 	n := 0
 	for len(b)-n >= frameHeaderLen {
 		h := b[n : n+frameHeaderLen]
@@ -178,7 +182,7 @@ func (s *Session) fragment(p []byte, end bool) error {
 		return s.protocolError(http2.ErrCodeCompression, "a bad header block: %v", err)
 	}
 	i := s.hdr.slot
-	if i < 0 {
+	if i < 0 || s.slots[i].id != s.hdr.id { // its stream ended meanwhile (a timeout)
 		return nil
 	}
 	st := &s.slots[i]
@@ -201,6 +205,10 @@ func (s *Session) fragment(p []byte, end bool) error {
 	return nil
 }
 
+// maxKeptHeaders bounds the header fields kept of one response, however
+// many a server sends.
+const maxKeptHeaders = 256
+
 // emit takes a decoded header field of the block being read.
 func (s *Session) emit(f hpack.HeaderField) {
 	if f.Name == ":status" {
@@ -213,9 +221,11 @@ func (s *Session) emit(f hpack.HeaderField) {
 		s.dec.SetEmitEnabled(s.opts.KeepHeaders)
 		return
 	}
-	if s.opts.KeepHeaders && s.hdr.slot >= 0 {
+	if s.opts.KeepHeaders && s.hdr.slot >= 0 && s.slots[s.hdr.slot].id == s.hdr.id {
 		st := &s.slots[s.hdr.slot]
-		st.headers = append(st.headers, f)
+		if len(st.headers) < maxKeptHeaders {
+			st.headers = append(st.headers, f)
+		}
 	}
 }
 

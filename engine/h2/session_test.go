@@ -190,3 +190,37 @@ func TestSessionGoAway(t *testing.T) {
 		t.Errorf("draining %v, can open %v, %d open; want stream 1 still open, none new", s.Draining(), s.CanOpen(), s.Open())
 	}
 }
+
+// TestHeaderBlockOfAStreamThatEnded: a stream cancelled while its header
+// block was being read leaves its slot to the next stream, which the rest
+// of the old block must not touch.
+func TestHeaderBlockOfAStreamThatEnded(t *testing.T) {
+	s := NewSession(Options{Slots: 1})
+	srv := newServer()
+	srv.fr.WriteSettings()
+	s.Feed(srv.buf.Bytes())
+	s.Start(0, NewRequest("GET", "http", "h", "/", nil, nil)) // stream 1
+	srv.buf.Reset()
+	b := block(":status", "500")
+	srv.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: b[:1], EndStream: true})
+	s.Feed(srv.buf.Bytes())
+	s.Cancel(0)
+	s.Start(0, NewRequest("GET", "http", "h", "/", nil, nil)) // stream 3, in the same slot
+	srv.buf.Reset()
+	srv.fr.WriteContinuation(1, true, b[1:])
+	srv.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: block(":status", "204"), EndHeaders: true, EndStream: true})
+	if _, err := s.Feed(srv.buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Events) != 1 || s.Events[0].Status != 204 {
+		t.Errorf("events %+v, want stream 3's 204 only", s.Events)
+	}
+}
+
+func TestAnHTTP1ServerIsNamed(t *testing.T) {
+	s := NewSession(Options{Slots: 1})
+	_, err := s.Feed([]byte("HTTP/1.1 400 Bad Request\r\n\r\n"))
+	if err == nil || !strings.Contains(err.Error(), "answered in HTTP/1.1") {
+		t.Errorf("err %v, want the server named as HTTP/1.1", err)
+	}
+}
