@@ -1,4 +1,4 @@
-// Package engine generates HTTP/1.1 load: it opens the connections, sends
+// Package engine generates HTTP/1.1 and HTTP/2 load: it opens the connections, sends
 // the requests, reads and classifies the responses and records what happened
 // into per-worker record.Recorders, merged once after the run into a
 // stats.Result.
@@ -8,8 +8,10 @@
 // counted once, as a response or as an error of one class. It has two
 // transports behind one contract (transport.go): the event loop
 // (loop_linux.go, loops_linux.go) and a goroutine per connection
-// (goroutines.go, goconn.go), which frame responses with one parser
-// (parse.go) and count outcomes alike (conn.go).
+// (goroutines.go, goconn.go). HTTP/1.1 responses are framed by one parser
+// (parse.go); HTTP/2's frames become stream events in package engine/h2,
+// driven by h2loop_linux.go and h2conn.go; every outcome is counted by
+// one counting core (conn.go; docs/architecture.md draws the seam).
 //
 // It never parses flags or plans, never watches the server under test
 // and never renders: it takes a validated Config and returns a Result.
