@@ -90,7 +90,9 @@ func (c *conn) take(t ticket) bool {
 // attached starts a new connection: nothing served on it, nothing parsed.
 func (c *conn) attached() {
 	c.served, c.refused, c.partial = 0, false, 0
-	c.opened = c.load.opened.Add(1)
+	if c.worker.log != nil { // numbers for the request log, which alone reads them
+		c.opened = c.load.opened.Add(1)
+	}
 	c.p.reset()
 }
 
@@ -258,11 +260,13 @@ func (c *conn) recordResponse(t *ticket, sent, now time.Time, target uint16, sta
 		}
 	}
 	var line requestlog.Record
+	var logged *requestlog.Record
 	if c.logging(t.phase) {
 		line = c.responseLine(&o, sent, cmp.Or(why, scriptErr))
+		logged = &line
 	}
 	c.takeBytes(t.phase)
-	c.out.add(c.worker, o, line, now)
+	c.out.add(c.worker, o, logged, now)
 }
 
 // record counts n requests that failed alike, with the bytes they moved.
@@ -349,14 +353,16 @@ func (o *outbox) enter(w *worker, phase int) {
 	}
 }
 
-// add notes one response; the batch is handed over when full, or when its
+// add notes one response, and its log line if logged; the batch is handed over when full, or when its
 // first outcome is a tenth of a second old, so the timeline and progress
 // stay current.
-func (o *outbox) add(w *worker, oc record.Outcome, line requestlog.Record, now time.Time) {
+func (o *outbox) add(w *worker, oc record.Outcome, line *requestlog.Record, now time.Time) {
 	if o.batch.Len() == 0 {
 		o.since = now
 	}
-	o.lines[o.batch.Len()] = line
+	if line != nil { // only with a request log: a response costs no copy without one
+		o.lines[o.batch.Len()] = *line
+	}
 	if o.batch.Add(oc) || now.Sub(o.since) > batchAge {
 		o.flush(w)
 	}

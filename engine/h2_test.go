@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,5 +237,34 @@ func TestHTTP2Targets(t *testing.T) {
 			t.Errorf("%s: server saw %v, result's targets %+v", engine, paths, res.Targets)
 		}
 		mu.Unlock()
+	}
+}
+
+// TestHTTP2OverAUnixSocket speaks h2c over --unix, on both transports.
+func TestHTTP2OverAUnixSocket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h2.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var served atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go (&http2.Server{}).ServeConn(c, &http2.ServeConnOpts{Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) })})
+		}
+	}()
+	u, _ := url.Parse("http://localhost/")
+	for _, engine := range transports() {
+		served.Store(0)
+		res, err := Run(t.Context(), Config{URL: u, UnixSocket: path, Engine: engine, Connections: 2, Threads: 1, Requests: 200,
+			Timeout: 5 * time.Second, HTTP2: true, Streams: 4})
+		if err != nil || res.Requests != 200 || served.Load() != 200 {
+			t.Errorf("%s: %v, %d responses, server saw %d", engine, err, res.Requests, served.Load())
+		}
 	}
 }
