@@ -47,6 +47,9 @@ type Spec struct {
 	// instead of ReadyURL's (pummel's --connect-to); the Host header and
 	// TLS name stay ReadyURL's.
 	ReadyAddress string
+	// ReadyHTTP2 makes the probes speak HTTP/2 as an --http2 load does:
+	// h2c with prior knowledge for an http:// ReadyURL, h2 for https://.
+	ReadyHTTP2 bool
 	// ReadyStatus accepts a readiness status; nil means DefaultReadyStatus.
 	ReadyStatus func(status int) bool
 	// ReadyTimeout bounds the wait from spawn to ready.

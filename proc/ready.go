@@ -19,7 +19,7 @@ const probeTimeout = time.Second
 // awaitReady waits for the first good readiness response, then for the
 // settle time; it sets p.startup.
 func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
-	client := readyClient(s.ReadyAddress)
+	client := readyClient(s.ReadyAddress, s.ReadyHTTP2)
 	defer client.CloseIdleConnections()
 	deadline := spawned.Add(s.ReadyTimeout)
 	expired := time.NewTimer(time.Until(deadline))
@@ -52,9 +52,15 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 
 // readyClient returns an HTTP client for readiness probes: a fresh
 // connection per probe, to address unless it is "", no proxy, redirects
-// returned rather than followed.
-func readyClient(address string) *http.Client {
+// returned rather than followed; with h2, HTTP/2 only (h2c with prior
+// knowledge in the clear), as a server that speaks nothing else needs.
+func readyClient(address string, h2 bool) *http.Client {
 	transport := &http.Transport{DisableKeepAlives: true, Proxy: nil}
+	if h2 {
+		transport.Protocols = new(http.Protocols)
+		transport.Protocols.SetHTTP2(true)
+		transport.Protocols.SetUnencryptedHTTP2(true)
+	}
 	if address != "" {
 		var d net.Dialer
 		transport.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {

@@ -67,7 +67,7 @@ func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 	if s.ReadyURL == "" {
 		s.ReadyURL = o.defaultReadyURL()
 	}
-	s.ReadyAddress = readyAddress(s.ReadyURL, rules)
+	s.ReadyAddress, s.ReadyHTTP2 = readyAddress(s.ReadyURL, rules), o.http2
 	var err error
 	if s.ReadyTimeout, err = parseDuration(o.readyTimeout); err != nil || s.ReadyTimeout == 0 {
 		return nil, badFlag("--ready-timeout", orNeed(err, "a positive duration"))
