@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +26,12 @@ func TestHTTP2Load(t *testing.T) {
 	}
 	if res.Config.Protocol != "h2c" || res.Config.Streams != 4 || res.Requests != 300 || srv.Requests() != 600 {
 		t.Errorf("config %+v, %d requests, server saw %d", res.Config, res.Requests, srv.Requests())
+	}
+	log := filepath.Join(t.TempDir(), "requests.csv")
+	code, _, errOut = pummel(t.Context(), "--http2", "--streams", "4", "-c", "2", "-n", "300", "--log-requests", log, "-q", srv.URL())
+	data, err := os.ReadFile(log)
+	if code != 0 || err != nil || strings.Count(string(data), "\n") != 301 {
+		t.Errorf("exit %d (%s), %v: %d log lines, want a header and 300", code, errOut, err, strings.Count(string(data), "\n"))
 	}
 }
 
