@@ -73,8 +73,8 @@ func loadFlags(o *options) []cli.Flag {
 
 // demoFlags are the load flags that apply to `pummel demo`, with its
 // defaults: 3 seconds, 32 connections, the latency distribution. The
-// flags about a server of one's own (--pid, --exec…), its address and
-// TLS are left out: demo starts its own.
+// flags about a server of one's own (--pid, --exec…), its address, TLS
+// and HTTP/2 are left out: demo starts its own, which speaks HTTP/1.1.
 func demoFlags(o *options) []cli.Flag {
 	var out []cli.Flag
 	for _, f := range loadFlags(o) {
@@ -103,7 +103,7 @@ func demoFlags(o *options) []cli.Flag {
 var notForDemo = map[string]bool{
 	"pid": true, "pid-tree": true, "sample-interval": true, "exec": true, "exec-shell": true, "ready-url": true,
 	"ready-status": true, "ready-timeout": true, "settle": true, "server-log": true, "runs": true,
-	"targets": true, "unix": true, "connect-to": true, "resolve": true, "insecure": true, "cacert": true, "cert": true, "key": true,
+	"targets": true, "http2": true, "streams": true, "unix": true, "connect-to": true, "resolve": true, "insecure": true, "cacert": true, "cert": true, "key": true,
 }
 
 // specOf lists which flag names take values, for normalizeArgs.

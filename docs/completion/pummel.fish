@@ -134,8 +134,6 @@ complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l warmup-rate -r -d
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l warmup-requests -r -d 'with -n: send `N` requests before measuring'
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l timeout -r -d 'per-request timeout `D`; the connection is then reopened'
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l pipeline -r -d 'send `N` requests at once on each connection (HTTP/1.1 pipelining)'
-complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l http2 -d 'speak HTTP/2: h2 over TLS (ALPN) for https://, h2c with prior knowledge otherwise'
-complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l streams -r -d 'with --http2: keep `N` requests in flight on each connection, capped by the server\'s limit'
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l shard -r -d 'run part `i/N` (i from 0) of a load shared by N processes: -c, -n and -R are the whole load\'s, split exactly; merge with pummel report --parallel'
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l start-at -r -d 'start the clock at `TIME` (RFC 3339, or +30s from when pummel starts), the connections opened just before'
 complete -c pummel -n '__fish_seen_subcommand_from demo' -f -l engine -r -d 'the transport: `auto` (the event loop where it can run), loop or goroutine'
