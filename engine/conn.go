@@ -69,6 +69,12 @@ type conn struct {
 
 func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
 	c.load, c.worker, c.out = r, w, out
+	if r.targets != nil {
+		// In a closed loop by time each connection walks the targets'
+		// interleaving on its own: they start at different places, so
+		// that a short run does not favour the first targets.
+		c.tg.next = r.targetStarts.Add(1) - 1
+	}
 	c.p.head, c.p.keepBody, c.p.last = r.head, r.keepBody, last
 	if w.script != nil {
 		c.sc = new(scriptBufs)

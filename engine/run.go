@@ -22,10 +22,13 @@ type load struct {
 	// pipelined is request repeated depth times, written as one batch.
 	pipelined []byte
 	targets   *targetSet // the requests of a list of targets; nil without one
-	depth     int        // requests per batch (--pipeline)
-	head      bool       // HEAD responses have no body
-	keepBody  bool       // bodies are kept for --expect-body or a script's response()
-	dynamic   bool       // a script's hooks run for each request
+	// targetStarts hands each connection its first place in the targets'
+	// interleaving.
+	targetStarts atomic.Int64
+	depth        int  // requests per batch (--pipeline)
+	head         bool // HEAD responses have no body
+	keepBody     bool // bodies are kept for --expect-body or a script's response()
+	dynamic      bool // a script's hooks run for each request
 	// fromScript is set when a script's request() makes each request.
 	fromScript bool
 	// sent is the Config whose request is sent: cfg, or a copy with the

@@ -2,10 +2,13 @@ package engine
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,5 +209,38 @@ func TestRequestLogNamesEachLinesTarget(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConnectionsStartAtDifferentTargets: in a closed loop by time each
+// connection walks the interleaving from its own place, so that the first
+// requests of a run are not all the first target's.
+func TestConnectionsStartAtDifferentTargets(t *testing.T) {
+	for _, engine := range transports() {
+		var mu sync.Mutex
+		paths := map[string]int{}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			paths[r.URL.Path]++
+			mu.Unlock()
+			time.Sleep(300 * time.Millisecond) // past -d: each connection sends one request
+		}))
+		u, _ := url.Parse(srv.URL + "/")
+		var targets []Target
+		for _, p := range []string{"/a", "/b"} {
+			tu := *u
+			tu.Path = p
+			targets = append(targets, Target{URL: &tu, Weight: 1})
+		}
+		if _, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Duration: 100 * time.Millisecond,
+			Timeout: 5 * time.Second, Targets: targets}); err != nil {
+			t.Fatal(err)
+		}
+		srv.Close()
+		mu.Lock()
+		if paths["/a"] != 1 || paths["/b"] != 1 {
+			t.Errorf("%s: the first requests went to %v, want one to each target", engine, paths)
+		}
+		mu.Unlock()
 	}
 }
