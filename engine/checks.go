@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"strconv"
 	"strings"
 
@@ -73,8 +74,8 @@ func (e *Checks) check(status int, body []byte) string {
 
 // bodyDiffers is the cause of a failed BodyEquals.
 func bodyDiffers(got, want int) string {
-	if got >= maxKeptBody {
-		return fmt.Sprintf("body over %d MiB, too large to compare", maxKeptBody>>20)
+	if got >= http1.MaxKeptBody {
+		return fmt.Sprintf("body over %d MiB, too large to compare", http1.MaxKeptBody>>20)
 	}
 	return fmt.Sprintf("body differs from the expected %d bytes", want)
 }

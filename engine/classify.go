@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/tls"
 	"errors"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"io"
 	"net"
 	"os"
@@ -131,10 +132,10 @@ func readFailure(err error, started bool) failure {
 		return closeFailure(true, started)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return closeFailure(false, started)
-	case errors.Is(err, errHeaderLarge):
-		return fail(record.Read, errHeaderLarge.Error())
+	case errors.Is(err, http1.ErrHeaderLarge):
+		return fail(record.Read, http1.ErrHeaderLarge.Error())
 	}
-	return fail(record.Read, errMalformed.Error())
+	return fail(record.Read, http1.ErrMalformed.Error())
 }
 
 func isTimeout(err error) bool {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats/record"
@@ -31,7 +32,7 @@ type conn struct {
 	load   *load
 	worker *worker
 	out    *outbox // where outcomes go: the connection's own, or its loop's
-	p      parser
+	p      http1.Parser
 	// t is the ticket in hand; its k requests are req written reps times
 	// in a row (reps is 1 but for a large pipelined request, which is not
 	// copied k times).
@@ -67,7 +68,7 @@ type conn struct {
 	tg targetState
 }
 
-func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
+func (c *conn) init(r *load, w *worker, out *outbox, last *http1.LastHeader) {
 	c.load, c.worker, c.out = r, w, out
 	if r.targets != nil {
 		// In a closed loop by time each connection walks the targets'
@@ -75,11 +76,11 @@ func (c *conn) init(r *load, w *worker, out *outbox, last *lastHeader) {
 		// that a short run does not favour the first targets.
 		c.tg.next = r.targetStarts.Add(1) - 1
 	}
-	c.p.head, c.p.keepBody, c.p.last = r.head, r.keepBody, last
+	c.p.Head, c.p.KeepBody, c.p.Last = r.head, r.keepBody, last
 	if w.script != nil {
 		c.sc = new(scriptBufs)
 		if w.script.thread.WantsResponse() {
-			c.p.headers = c.keepHeaders
+			c.p.Headers = c.keepHeaders
 		}
 	}
 }
@@ -99,7 +100,7 @@ func (c *conn) attached() {
 	if c.worker.log != nil { // numbers for the request log, which alone reads them
 		c.opened = c.load.opened.Add(1)
 	}
-	c.p.reset()
+	c.p.Reset()
 }
 
 // wrote notes that req was written whole at now.
@@ -111,7 +112,7 @@ func (c *conn) wrote(now time.Time) {
 // each response that ends in them. It returns how many bytes it consumed
 // and what the connection must do next: a partial header is left
 // unconsumed, for the transport to feed again with the bytes that follow.
-func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) {
+func (c *conn) received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, next) {
 	n := 0
 	for n < len(b) {
 		if c.inflight == 0 {
@@ -119,16 +120,16 @@ func (c *conn) received(b []byte, now time.Time, hp *headerParsers) (int, next) 
 			return len(b), reopen
 		}
 		if c.sc != nil { // the response read next answers request k-inflight of those request() made
-			c.p.head = c.sc.heads[c.k-c.inflight]
+			c.p.Head = c.sc.heads[c.k-c.inflight]
 		}
-		m, ev, err := c.p.feed(b[n:], hp)
+		m, ev, err := c.p.Feed(b[n:], hp)
 		n += m
 		c.partial += m
 		if err != nil {
 			c.fail(readFailure(err, true))
 			return len(b), reopen
 		}
-		if ev != responded {
+		if ev != http1.Responded {
 			return n, awaitMore
 		}
 		if c.smallest == 0 || c.partial < c.smallest {
@@ -161,11 +162,11 @@ const (
 func (c *conn) respond(now time.Time) (closing bool) {
 	scriptErr := ""
 	if c.worker.script != nil { // first, so that the response's log line shows its error
-		scriptErr = c.scriptResponse(c.t.phase, c.p.status, c.p.body)
+		scriptErr = c.scriptResponse(c.t.phase, c.p.Status, c.p.Body)
 	}
 	c.complete(now, scriptErr)
 	c.inflight--
-	return c.p.closeConn || c.load.cfg.NoKeepAlive
+	return c.p.CloseConn || c.load.cfg.NoKeepAlive
 }
 
 // closeAfterResponse counts what a close after a response leaves: the
@@ -188,7 +189,7 @@ func (c *conn) closeAfterResponse(extra int) next {
 // On a connection with nothing in flight the close is a reconnect: it was
 // made before the next request was written.
 func (c *conn) closedByServer(reset bool, now time.Time) {
-	if !reset && c.p.closed() {
+	if !reset && c.p.Closed() {
 		c.respond(now)
 		c.closeAfterResponse(0)
 		return
@@ -197,14 +198,14 @@ func (c *conn) closedByServer(reset bool, now time.Time) {
 		c.worker.addReconnect(c.t.phase)
 		return
 	}
-	c.refused = c.served == 0 && !c.p.started()
-	c.fail(closeFailure(reset, c.p.started()))
+	c.refused = c.served == 0 && !c.p.Started()
+	c.fail(closeFailure(reset, c.p.Started()))
 }
 
 // timedOut counts the requests in flight as timeouts.
 func (c *conn) timedOut() {
 	f := fail(record.Timeout, "no response")
-	if c.p.started() {
+	if c.p.Started() {
 		f.cause, f.behind = "partial response", "no response"
 	}
 	c.fail(f)
@@ -236,7 +237,7 @@ func (c *conn) unsolicited() {
 // complete records the response the parser just read. scriptErr is the
 // error the script's response() made of it, counted already.
 func (c *conn) complete(now time.Time, scriptErr string) {
-	c.recordResponse(&c.t, c.sent, now, c.targetOf(c.k-c.inflight), c.p.status, c.p.body, scriptErr)
+	c.recordResponse(&c.t, c.sent, now, c.targetOf(c.k-c.inflight), c.p.Status, c.p.Body, scriptErr)
 }
 
 // recordResponse records one response to a request of ticket t (one

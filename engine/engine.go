@@ -20,6 +20,7 @@ package engine
 import (
 	"context"
 	"crypto/tls"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"net"
 	"net/url"
 	"time"
@@ -204,7 +205,7 @@ func (c *Config) readBufferSize() int {
 	if c.ReadBufferSize > 0 {
 		size = c.ReadBufferSize
 	}
-	return max(size, min(c.Pipeline*pipelinedResponseSize, maxHeaderSize))
+	return max(size, min(c.Pipeline*pipelinedResponseSize, http1.MaxHeaderSize))
 }
 
 // pipelinedResponseSize is the room a pipelined batch's read buffer

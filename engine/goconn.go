@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"io"
 	"net"
 	"runtime"
@@ -20,7 +21,7 @@ type goConn struct {
 	conn
 	tr   *goroutines
 	own  outbox
-	last lastHeader
+	last http1.LastHeader
 	nc   net.Conn // nil while disconnected
 	wire *wire    // nc's byte stream
 	// buf is the read buffer; buf[:carry] holds a partial response header
@@ -142,7 +143,7 @@ func (s *goConn) await() {
 		s.awaitResponse()
 		var sp *[]byte
 		b := s.buf[s.carry:]
-		if s.carry == 0 && s.p.bulk() {
+		if s.carry == 0 && s.p.Bulk() {
 			sp = scratchPool.Get().(*[]byte)
 			b = *sp
 		}
@@ -172,7 +173,7 @@ func (s *goConn) consume(b []byte, scratch bool) bool {
 	m, nx := s.received(data, time.Now(), &goParsers)
 	rest := data[m:]
 	if len(rest) > len(s.buf) {
-		s.buf = make([]byte, min(2*len(rest), 2*maxHeaderSize))
+		s.buf = make([]byte, min(2*len(rest), 2*http1.MaxHeaderSize))
 	}
 	s.carry = copy(s.buf, rest)
 	switch nx {
@@ -205,7 +206,7 @@ func (s *goConn) readFailed(err error) {
 	case errors.Is(err, syscall.ECONNRESET):
 		s.closedByServer(true, now)
 	default:
-		s.fail(readFailure(err, s.p.started()))
+		s.fail(readFailure(err, s.p.Started()))
 	}
 	s.backOffIfRefused()
 }
@@ -220,7 +221,7 @@ func (s *goConn) backOffIfRefused() {
 }
 
 // goParsers lends the goroutine transport's header parsers.
-var goParsers headerParsers
+var goParsers http1.HeaderParsers
 
 // scratchPool holds the buffers large bodies are read into, so that a
 // large body costs few system calls and no memory per connection.

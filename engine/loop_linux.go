@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/pummel-dev/pummel/engine/http1"
 	"runtime"
 	"sync"
 	"time"
@@ -33,8 +34,8 @@ type loop struct {
 	conns     []*loopConn
 	events    []unix.EpollEvent
 	buf       []byte // the read buffer every connection reads into
-	hp        headerParsers
-	last      lastHeader // the last response header, for every connection
+	hp        http1.HeaderParsers
+	last      http1.LastHeader // the last response header, for every connection
 	// deadlines orders the dials' and requests' timeouts; wakes the
 	// connections' backoffs and delays.
 	deadlines deadlineQueue
@@ -90,7 +91,7 @@ func newLoop(r *load, w *worker, conns int) (*loop, error) {
 	l := &loop{load: r, worker: w, epfd: epfd, wakefd: wakefd,
 		events: make([]unix.EpollEvent, min(maxEvents, conns+1)),
 		buf:    make([]byte, loopReadBuffer)}
-	l.hp.own = newHeaderParser()
+	l.hp = http1.OwnParsers()
 	ev := unix.EpollEvent{Events: unix.EPOLLIN}
 	setIndex(&ev, wakeIndex, 0)
 	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, wakefd, &ev); err != nil {

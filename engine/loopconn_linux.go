@@ -362,7 +362,7 @@ func (c *loopConn) readFailed(errno syscall.Errno) {
 		c.peerClosed(true)
 		return
 	}
-	c.fail(readFailure(errno, c.p.started()))
+	c.fail(readFailure(errno, c.p.Started()))
 	c.reopen()
 }
 

@@ -34,7 +34,7 @@ func (c *loopConn) armLowWater() {
 		// ends its batch when it ends. Each one behind it brings at
 		// least the smallest.
 		rest := int64(c.smallest - c.partial - len(c.carry))
-		if left, ok := c.p.bodyLeft(); ok {
+		if left, ok := c.p.BodyLeft(); ok {
 			rest = left
 		}
 		need = int(min(max(1, int64(c.inflight-1)*int64(c.smallest)+rest), maxLowWater))

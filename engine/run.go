@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -69,7 +70,7 @@ type load struct {
 // a script's response(), or none.
 func (r *load) keepBodySize() int {
 	if r.keepBody {
-		return maxKeptBody
+		return http1.MaxKeptBody
 	}
 	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pummel-dev/pummel/engine/http1"
 	"net/url"
 	"sync"
 	"time"
@@ -34,11 +35,11 @@ func (sb *scriptBufs) split(req []byte) {
 	if sb.fixed && len(sb.ends) > 0 {
 		return
 	}
-	sb.ends = countRequests(req, sb.ends)
+	sb.ends = http1.CountRequests(req, sb.ends)
 	sb.heads = sb.heads[:0]
 	start := 0
 	for _, end := range sb.ends {
-		sb.heads = append(sb.heads, isHead(req[start:end]))
+		sb.heads = append(sb.heads, http1.IsHead(req[start:end]))
 		start = end
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/pummel-dev/pummel/engine/http1"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func TestResponseOnlyScriptSplitsTheRequestOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var c conn
-	c.init(r, w, new(outbox), new(lastHeader))
+	c.init(r, w, new(outbox), new(http1.LastHeader))
 	tk := ticket{count: 1, phase: measuredPhase}
 	req, k, _ := c.prepare(tk)
 	if k != 1 || !slices.Equal(req, r.request) {

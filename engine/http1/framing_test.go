@@ -1,4 +1,4 @@
-package engine
+package http1
 
 import (
 	"bufio"
@@ -78,7 +78,7 @@ func TestCountRequests(t *testing.T) {
 				want = append(want, len(r)+sum(want))
 			}
 			in := strings.Join(tt.requests, "")
-			got := countRequests([]byte(in), nil)
+			got := CountRequests([]byte(in), nil)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("countRequests(%q) = %v, want %v", in, got, want)
 			}
@@ -101,8 +101,8 @@ func sum(ends []int) int {
 // request a script makes, off the heap once ends has grown.
 func TestCountRequestsDoesNotAllocate(t *testing.T) {
 	b := []byte(chunked + post + get)
-	ends := countRequests(b, nil)
-	if allocs := testing.AllocsPerRun(100, func() { ends = countRequests(b, ends) }); allocs != 0 {
+	ends := CountRequests(b, nil)
+	if allocs := testing.AllocsPerRun(100, func() { ends = CountRequests(b, ends) }); allocs != 0 {
 		t.Errorf("%v allocations per call, want 0", allocs)
 	}
 }
@@ -115,7 +115,7 @@ func FuzzCountRequests(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ends := countRequests(b, nil)
+		ends := CountRequests(b, nil)
 		checkEnds(t, b, ends)
 		if want, ok := readRequests(b); ok && fmt.Sprint(ends) != fmt.Sprint(want) {
 			t.Errorf("countRequests(%q) = %v, net/http reads requests ending at %v", b, ends, want)

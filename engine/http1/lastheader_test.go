@@ -1,9 +1,8 @@
-package engine
+package http1
 
 import (
 	"bufio"
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -80,45 +79,20 @@ func TestLastHeaderReadsAsParsing(t *testing.T) {
 		stream.WriteString(tt.response)
 	}
 	buf := []byte(stream.String()) // all of it buffered at once
-	p, hp := &parser{last: &lastHeader{}}, &headerParsers{own: newHeaderParser()}
+	p, hp := &Parser{Last: &LastHeader{}}, &HeaderParsers{own: newHeaderParser()}
 	for i, tt := range tests {
-		hits := p.last.hits
-		n, ev, err := p.feed(buf, hp)
-		if err != nil || ev != responded || p.status != tt.status || p.closeConn != tt.closeConn {
-			t.Fatalf("response %d: status %d, close %v, error %v; want %d, %v", i, p.status, p.closeConn, err, tt.status, tt.closeConn)
+		hits := p.Last.hits
+		n, ev, err := p.Feed(buf, hp)
+		if err != nil || ev != Responded || p.Status != tt.status || p.CloseConn != tt.closeConn {
+			t.Fatalf("response %d: status %d, close %v, error %v; want %d, %v", i, p.Status, p.CloseConn, err, tt.status, tt.closeConn)
 		}
-		if hit := p.last.hits > hits; hit != tt.hit {
+		if hit := p.Last.hits > hits; hit != tt.hit {
 			t.Errorf("response %d: recognised %v, want %v", i, hit, tt.hit)
 		}
 		buf = buf[n:]
 	}
 	if len(buf) != 0 {
 		t.Errorf("%d bytes left after the last response", len(buf))
-	}
-}
-
-// A script's response() gets every response's own headers, so with a
-// script nothing is remembered and every header is parsed.
-func TestLastHeaderNotWithAScript(t *testing.T) {
-	const a = "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 0\r\n\r\n"
-	u, _ := url.Parse("http://127.0.0.1:1/")
-	cfg := Config{URL: u}
-	threads, err := withScript(t, &cfg, example("auth.lua")).Threads(t.Context(), 1, u.Host) // it has a response()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &conn{}
-	c.init(&load{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &lastHeader{})
-	b, hp := []byte(a+a+a), &headerParsers{own: newHeaderParser()}
-	for i := range 3 {
-		n, ev, err := c.p.feed(b, hp)
-		if err != nil || ev != responded || c.p.status != 200 {
-			t.Fatalf("response %d: status %d, error %v", i, c.p.status, err)
-		}
-		if c.p.last.hits != 0 || len(c.sc.headers) == 0 {
-			t.Fatalf("response %d: %d recognised, %d headers kept for the script", i, c.p.last.hits, len(c.sc.headers))
-		}
-		b = b[n:]
 	}
 }
 

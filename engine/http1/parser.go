@@ -1,4 +1,4 @@
-package engine
+package http1
 
 import (
 	"bufio"
@@ -10,16 +10,16 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// maxHeaderSize bounds a response header; a larger one is a read error.
-const maxHeaderSize = 64 << 10
+// MaxHeaderSize bounds a response header; a larger one is a read error.
+const MaxHeaderSize = 64 << 10
 
-// maxKeptBody bounds how much of a body is kept for checks and scripts.
-const maxKeptBody = 4 << 20
+// MaxKeptBody bounds how much of a body is kept for checks and scripts.
+const MaxKeptBody = 4 << 20
 
 // Errors of a response the parser cannot read; each is a read error.
 var (
-	errMalformed   = errors.New("malformed response")
-	errHeaderLarge = errors.New("response header over 64 KiB")
+	ErrMalformed   = errors.New("malformed response")
+	ErrHeaderLarge = errors.New("response header over 64 KiB")
 )
 
 // bodyState is where the parser is in a response's body.
@@ -37,7 +37,7 @@ const (
 	inTrailerLine                  // the rest of a trailer line
 )
 
-// parser reads HTTP/1.1 responses from a connection's byte stream, a read
+// Parser reads HTTP/1.1 responses from a connection's byte stream, a read
 // at a time, whatever the reads' sizes: a response may arrive in many
 // reads, and one read may hold many (pipelined) responses. Both transports
 // feed it, so they frame and classify responses alike.
@@ -47,77 +47,77 @@ const (
 // and the caller keeps the partial header and feeds it again with what
 // follows. Bodies are consumed as they arrive and kept only when a check
 // or a script needs them.
-type parser struct {
+type Parser struct {
 	state bodyState
 	// remaining is what is left of a Content-Length body or a chunk.
 	remaining int64
 	// chunkDigits counts a chunk size's hex digits, to bound it.
 	chunkDigits int
 	// status and closeConn describe the response being read.
-	status    int
-	closeConn bool
+	Status    int
+	CloseConn bool
 	// interim is set while the header just read was an interim (1xx)
 	// response's: the final response follows.
 	interim bool
 	// head is true when the request the next response answers is HEAD:
 	// that response has no body. The connection sets it for each response
 	// when a script makes the requests, whose methods may differ.
-	head bool
+	Head bool
 	// keepBody keeps up to maxKeptBody of each body in body.
-	keepBody bool
-	body     []byte
+	KeepBody bool
+	Body     []byte
 	// headers, when set, receives a copy of each parsed header's fields
 	// (a script's response() wants them); the last header is then not used.
-	headers func(*fasthttp.ResponseHeader)
+	Headers func(*fasthttp.ResponseHeader)
 	// last is the last header parsed, shared by the connections of an
 	// event loop (they talk to one server, one at a time), a connection's
 	// own in the goroutine transport; nil: none.
-	last *lastHeader
+	Last *LastHeader
 }
 
-// event is what feed found.
-type event uint8
+// Event is what Feed found.
+type Event uint8
 
 const (
-	needMore  event = iota // everything given was consumed, or a header is partial
-	responded              // a response ended
+	NeedMore  Event = iota // everything given was consumed, or a header is partial
+	Responded              // a response ended
 )
 
-// feed consumes bytes of b and returns how many, and whether a response
+// Feed consumes bytes of b and returns how many, and whether a response
 // ended there (its status and closeConn are in p). When it returns
 // needMore with n < len(b), b[n:] is the start of a header: feed it again
 // with more bytes after it. A body delimited by the connection's close
 // ends only at closed.
-func (p *parser) feed(b []byte, hp *headerParsers) (n int, ev event, err error) {
+func (p *Parser) Feed(b []byte, hp *HeaderParsers) (n int, ev Event, err error) {
 	for n < len(b) {
 		if p.state == inHead {
 			m, ok, err := p.readHead(b[n:], hp)
 			n += m
 			switch {
 			case err != nil || !ok:
-				return n, needMore, err
+				return n, NeedMore, err
 			case p.interim:
 				continue // the real response follows
 			case p.state == inHead: // no body
-				return n, responded, nil
+				return n, Responded, nil
 			}
 			continue
 		}
 		m, done, err := p.readBody(b[n:])
 		n += m
 		if err != nil {
-			return n, needMore, err
+			return n, NeedMore, err
 		}
 		if done {
-			return n, responded, nil
+			return n, Responded, nil
 		}
 	}
-	return n, needMore, nil
+	return n, NeedMore, nil
 }
 
-// closed tells the parser that the server closed the connection; it
+// Closed tells the parser that the server closed the connection; it
 // reports whether that ended a close-delimited body.
-func (p *parser) closed() bool {
+func (p *Parser) Closed() bool {
 	if p.state != inUntilClose {
 		return false
 	}
@@ -125,13 +125,13 @@ func (p *parser) closed() bool {
 	return true
 }
 
-// started reports whether a response is partly read: a failure then
+// Started reports whether a response is partly read: a failure then
 // happened mid-response.
-func (p *parser) started() bool { return p.state != inHead }
+func (p *Parser) Started() bool { return p.state != inHead }
 
-// bulk reports whether the response being read has a large body ahead:
+// Bulk reports whether the response being read has a large body ahead:
 // its bytes are better read into a large buffer.
-func (p *parser) bulk() bool {
+func (p *Parser) Bulk() bool {
 	switch p.state {
 	case inLength, inChunkData:
 		return p.remaining >= bulkBody
@@ -141,36 +141,36 @@ func (p *parser) bulk() bool {
 	return false
 }
 
-// bodyLeft returns how many bytes of the response being read are still
+// BodyLeft returns how many bytes of the response being read are still
 // to come, when its framing says: the rest of a Content-Length body. ok is
 // false elsewhere (a header, a chunked body, one that ends at the close).
-func (p *parser) bodyLeft() (n int64, ok bool) {
+func (p *Parser) BodyLeft() (n int64, ok bool) {
 	return p.remaining, p.state == inLength
 }
 
 // bulkBody is the rest of a body above which bulk is true.
 const bulkBody = 4 << 10
 
-// reset forgets a partly read response, for a new connection.
-func (p *parser) reset() { p.state, p.remaining = inHead, 0 }
+// Reset forgets a partly read response, for a new connection.
+func (p *Parser) Reset() { p.state, p.remaining = inHead, 0 }
 
 // readHead parses a response header at the start of b, skipping the empty
 // lines a server may send first. ok is false when b holds no whole header
 // yet: n then counts only the skipped empty lines.
-func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err error) {
+func (p *Parser) readHead(b []byte, hps *HeaderParsers) (n int, ok bool, err error) {
 	for n < len(b) && (b[n] == '\r' || b[n] == '\n') {
 		n++ // RFC 9112 §2.2: empty lines before a response are ignored
 	}
 	b = b[n:]
 	p.interim = false
 	if m, ok := p.recognise(b); ok {
-		p.begin(p.last.status, p.last.length, p.last.closeConn)
+		p.begin(p.Last.status, p.Last.length, p.Last.closeConn)
 		return n + m, true, nil
 	}
 	end := headerEnd(b)
 	if end < 0 {
-		if len(b) >= maxHeaderSize {
-			return n, false, errHeaderLarge
+		if len(b) >= MaxHeaderSize {
+			return n, false, ErrHeaderLarge
 		}
 		return n, false, nil
 	}
@@ -184,10 +184,10 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 	if p.interim = status >= 100 && status < 200 && status != 101; p.interim {
 		return n + end, true, nil
 	}
-	if p.headers != nil {
-		p.headers(h)
-	} else if p.last != nil {
-		p.last.remember(b[:end], status, length, closeConn)
+	if p.Headers != nil {
+		p.Headers(h)
+	} else if p.Last != nil {
+		p.Last.remember(b[:end], status, length, closeConn)
 	}
 	p.begin(status, length, closeConn)
 	return n + end, true, nil
@@ -195,20 +195,20 @@ func (p *parser) readHead(b []byte, hps *headerParsers) (n int, ok bool, err err
 
 // recognise reports whether b starts with the remembered header, and how
 // long it is; never with a script, which wants every header parsed.
-func (p *parser) recognise(b []byte) (int, bool) {
-	if p.last == nil || p.headers != nil {
+func (p *Parser) recognise(b []byte) (int, bool) {
+	if p.Last == nil || p.Headers != nil {
 		return 0, false
 	}
-	return p.last.match(b)
+	return p.Last.match(b)
 }
 
 // begin starts reading the body of a response whose header was read;
 // length is fasthttp's: -1 chunked, -2 until the server closes.
-func (p *parser) begin(status, length int, closeConn bool) {
-	p.status, p.closeConn = status, closeConn
-	p.body = p.body[:0]
+func (p *Parser) begin(status, length int, closeConn bool) {
+	p.Status, p.CloseConn = status, closeConn
+	p.Body = p.Body[:0]
 	switch {
-	case p.head || status < 200 || status == 204 || status == 304:
+	case p.Head || status < 200 || status == 204 || status == 304:
 		p.state = inHead
 	case length >= 0:
 		p.state, p.remaining = inLength, int64(length)
@@ -218,7 +218,7 @@ func (p *parser) begin(status, length int, closeConn bool) {
 	case length == -1:
 		p.state, p.remaining, p.chunkDigits = inChunkSize, 0, 0
 	default:
-		p.state, p.closeConn = inUntilClose, true
+		p.state, p.CloseConn = inUntilClose, true
 	}
 }
 
@@ -243,7 +243,7 @@ func headerEnd(b []byte) int {
 }
 
 // readBody consumes body bytes from b; done is true when the body ended.
-func (p *parser) readBody(b []byte) (n int, done bool, err error) {
+func (p *Parser) readBody(b []byte) (n int, done bool, err error) {
 	for n < len(b) {
 		switch p.state {
 		case inLength, inChunkData:
@@ -274,18 +274,18 @@ func (p *parser) readBody(b []byte) (n int, done bool, err error) {
 
 // chunkByte consumes one byte of a chunked body's framing: sizes,
 // extensions, line ends and trailer fields, of any length.
-func (p *parser) chunkByte(ch byte) (ended bool, err error) {
+func (p *Parser) chunkByte(ch byte) (ended bool, err error) {
 	switch p.state {
 	case inChunkSize:
 		if d, ok := hexDigit(ch); ok {
 			if p.chunkDigits++; p.chunkDigits > 15 {
-				return false, errMalformed
+				return false, ErrMalformed
 			}
 			p.remaining = p.remaining<<4 | int64(d)
 			return false, nil
 		}
 		if p.chunkDigits == 0 {
-			return false, errMalformed
+			return false, ErrMalformed
 		}
 		switch ch {
 		case ';', ' ', '\t', '\r':
@@ -293,7 +293,7 @@ func (p *parser) chunkByte(ch byte) (ended bool, err error) {
 		case '\n':
 			p.endChunkSize()
 		default:
-			return false, errMalformed
+			return false, ErrMalformed
 		}
 	case inChunkExt:
 		if ch == '\n' {
@@ -305,7 +305,7 @@ func (p *parser) chunkByte(ch byte) (ended bool, err error) {
 		case '\n':
 			p.state, p.remaining, p.chunkDigits = inChunkSize, 0, 0
 		default:
-			return false, errMalformed
+			return false, ErrMalformed
 		}
 	case inTrailer:
 		switch ch {
@@ -326,7 +326,7 @@ func (p *parser) chunkByte(ch byte) (ended bool, err error) {
 
 // endChunkSize moves past a chunk-size line: to the chunk's data, or to
 // the trailer after the last chunk.
-func (p *parser) endChunkSize() {
+func (p *Parser) endChunkSize() {
 	p.state = inChunkData
 	if p.remaining == 0 {
 		p.state = inTrailer
@@ -345,17 +345,17 @@ func hexDigit(ch byte) (byte, bool) {
 	return 0, false
 }
 
-// keep adds body bytes to p.body when checks or a script need them.
-func (p *parser) keep(b []byte) {
-	if p.keepBody && len(p.body) < maxKeptBody {
-		p.body = append(p.body, b[:min(len(b), maxKeptBody-len(p.body))]...)
+// keep adds body bytes to p.Body when checks or a script need them.
+func (p *Parser) keep(b []byte) {
+	if p.KeepBody && len(p.Body) < MaxKeptBody {
+		p.Body = append(p.Body, b[:min(len(b), MaxKeptBody-len(p.Body))]...)
 	}
 }
 
-// headerParser parses whole response headers with fasthttp. fasthttp reads
+// HeaderParser parses whole response headers with fasthttp. fasthttp reads
 // headers from a bufio.Reader only, so the header's bytes are handed to it
 // through one, which must hold the whole header.
-type headerParser struct {
+type HeaderParser struct {
 	h     fasthttp.ResponseHeader
 	src   bytes.Reader
 	br    *bufio.Reader
@@ -367,8 +367,8 @@ type headerParser struct {
 // gets a larger one.
 const headerParserSize = 4 << 10
 
-func newHeaderParser() *headerParser {
-	hp := &headerParser{br: bufio.NewReaderSize(nil, headerParserSize)}
+func newHeaderParser() *HeaderParser {
+	hp := &HeaderParser{br: bufio.NewReaderSize(nil, headerParserSize)}
 	hp.h.DisableNormalizing()
 	return hp
 }
@@ -383,7 +383,7 @@ func newHeaderParser() *headerParser {
 // ends when the server closes. Such a header is parsed again with its
 // Transfer-Encoding fields recoded to the framing they give. The body's
 // bytes are counted as they come, never decoded.
-func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
+func (hp *HeaderParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
 	if bareLF(head) {
 		hp.crlf = withCRLF(hp.crlf[:0], head)
 		head = hp.crlf
@@ -391,7 +391,7 @@ func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
 	if !hp.read(head) {
 		var coded bool
 		if hp.plain, coded = recoded(hp.plain[:0], head); !coded || !hp.read(hp.plain) {
-			return nil, errMalformed
+			return nil, ErrMalformed
 		}
 	}
 	return &hp.h, nil
@@ -399,7 +399,7 @@ func (hp *headerParser) parse(head []byte) (*fasthttp.ResponseHeader, error) {
 
 // read has fasthttp parse head, a whole header with CRLF line ends; it
 // reports whether fasthttp took it.
-func (hp *headerParser) read(head []byte) bool {
+func (hp *HeaderParser) read(head []byte) bool {
 	hp.src.Reset(head)
 	if hp.br.Size() < len(head) {
 		hp.br = bufio.NewReaderSize(&hp.src, len(head))
@@ -408,24 +408,39 @@ func (hp *headerParser) read(head []byte) bool {
 	return hp.h.Read(hp.br) == nil && hp.br.Buffered() == 0
 }
 
-// headerParsers lends header parsers: an event loop owns one, used by all
+// HeaderParsers lends header parsers: an event loop owns one, used by all
 // its connections; connection goroutines share a pool, so that a
 // connection holds a parser only while it parses, not while it waits.
-type headerParsers struct{ own *headerParser }
+type HeaderParsers struct{ own *HeaderParser }
 
 var parserPool = sync.Pool{New: func() any { parsersMade.Add(1); return newHeaderParser() }}
 
 // parsersMade counts the pooled header parsers made, for tests.
 var parsersMade atomic.Int64
 
-func (hps *headerParsers) get() *headerParser {
+// ParsersMade is how many pooled header parsers were made so far; with
+// DrainPool, tests count the parsers a load needed.
+func ParsersMade() int64 { return parsersMade.Load() }
+
+// DrainPool takes pooled parsers until the pool has to make one.
+func DrainPool() {
+	for made := parsersMade.Load(); parsersMade.Load() == made; {
+		parserPool.Get()
+	}
+}
+
+// OwnParsers lends an event loop's own header parser, and the pool's
+// when a second is needed at once.
+func OwnParsers() HeaderParsers { return HeaderParsers{own: newHeaderParser()} }
+
+func (hps *HeaderParsers) get() *HeaderParser {
 	if hps.own != nil {
 		return hps.own
 	}
-	return parserPool.Get().(*headerParser)
+	return parserPool.Get().(*HeaderParser)
 }
 
-func (hps *headerParsers) put(hp *headerParser) {
+func (hps *HeaderParsers) put(hp *HeaderParser) {
 	if hps.own == nil {
 		parserPool.Put(hp)
 	}

@@ -1,11 +1,11 @@
-package engine
+package http1
 
 import "bytes"
 
 // maxLastHeader bounds the header a connection remembers.
 const maxLastHeader = 1 << 10
 
-// lastHeader is a connection's last response header, byte for byte, with
+// LastHeader is a connection's last response header, byte for byte, with
 // what fasthttp parsed from it. A server sends the same header again and
 // again, but for its Date, so most responses are recognised by one
 // comparison instead of a parse, which was the largest item of pummel's
@@ -27,7 +27,7 @@ const maxLastHeader = 1 << 10
 // byte in a header value and gives Date no meaning, so the status, framing
 // and close it parses are the same. TestFasthttpAcceptsAnyPrintableDate
 // holds fasthttp to that.
-type lastHeader struct {
+type LastHeader struct {
 	raw []byte // the remembered header
 	// date and dateEnd delimit the value of raw's Date field, if it has
 	// one of printable characters (else both are 0).
@@ -40,7 +40,7 @@ type lastHeader struct {
 
 // match reports whether b starts with the remembered header and, if so,
 // how long it is.
-func (m *lastHeader) match(b []byte) (int, bool) {
+func (m *LastHeader) match(b []byte) (int, bool) {
 	if len(m.raw) == 0 || len(b) < len(m.raw) || !m.same(b[:len(m.raw)]) {
 		return 0, false
 	}
@@ -51,7 +51,7 @@ func (m *lastHeader) match(b []byte) (int, bool) {
 // same reports whether b, as long as the remembered header, is that
 // header but for the value of its Date field, which may be any printable
 // characters.
-func (m *lastHeader) same(b []byte) bool {
+func (m *LastHeader) same(b []byte) bool {
 	return bytes.Equal(b[:m.date], m.raw[:m.date]) &&
 		bytes.Equal(b[m.dateEnd:], m.raw[m.dateEnd:]) &&
 		printable(b[m.date:m.dateEnd])
@@ -91,7 +91,7 @@ func dateValue(header []byte) (start, end int) {
 
 // remember keeps header, a whole header that fasthttp parsed, with what it
 // parsed from it, copied: the caller's buffer is reused.
-func (m *lastHeader) remember(header []byte, status, length int, closeConn bool) {
+func (m *LastHeader) remember(header []byte, status, length int, closeConn bool) {
 	if len(header) > maxLastHeader {
 		return
 	}
@@ -99,3 +99,6 @@ func (m *lastHeader) remember(header []byte, status, length int, closeConn bool)
 	m.date, m.dateEnd = dateValue(m.raw)
 	m.status, m.length, m.closeConn = status, length, closeConn
 }
+
+// Hits is how many responses the last header recognised, for tests.
+func (m *LastHeader) Hits() int { return m.hits }

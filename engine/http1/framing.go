@@ -1,11 +1,11 @@
-package engine
+package http1
 
 import (
 	"bytes"
 	"slices"
 )
 
-// countRequests splits b, the bytes a script's request() returned, into
+// CountRequests splits b, the bytes a script's request() returned, into
 // the HTTP/1.1 requests it holds, read as a server reads them, and returns
 // where each ends. A request's body is framed by Transfer-Encoding: chunked
 // or else by Content-Length (RFC 9112 §6); lines may end in a bare LF, and
@@ -13,7 +13,7 @@ import (
 // last complete request (an incomplete request, or one whose framing is
 // malformed) is one last request: a server answers it once at most, with an
 // error, and closes. It makes no allocation beyond growing ends.
-func countRequests(b []byte, ends []int) []int {
+func CountRequests(b []byte, ends []int) []int {
 	ends = ends[:0]
 	for off := 0; off < len(b); {
 		if len(ends) > 0 && blank(b[off:]) {
@@ -38,7 +38,7 @@ func requestLength(b []byte) int {
 	case head == 0 || f.bad:
 		return 0
 	case f.chunked: // read as a response's chunked body is, trailers included
-		p := parser{state: inChunkSize}
+		p := Parser{state: inChunkSize}
 		if n, done, err := p.readBody(b[head:]); done && err == nil {
 			return head + n
 		}
@@ -173,9 +173,9 @@ func nextLine(b []byte, pos int) (line []byte, next int, ok bool) {
 	return line, pos + i + 1, true
 }
 
-// isHead reports whether req, one request, is a HEAD request: the
+// IsHead reports whether req, one request, is a HEAD request: the
 // response to it has no body, whatever its header says (RFC 9110 §9.3.2).
-func isHead(req []byte) bool {
+func IsHead(req []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(req, "\r\n"), []byte("HEAD "))
 }
 

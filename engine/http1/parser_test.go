@@ -1,13 +1,10 @@
-package engine
+package http1
 
 import (
 	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 // parsed is one response as the parser read it.
@@ -20,27 +17,27 @@ type parsed struct {
 // parseStream feeds stream to a parser in the given pieces, as a
 // connection's reads would bring it, keeping a partial header for the next
 // piece; closed tells whether the server closed after the last piece.
-func parseStream(p *parser, pieces []string, closed bool) ([]parsed, error) {
-	hp := &headerParsers{own: newHeaderParser()}
+func parseStream(p *Parser, pieces []string, closed bool) ([]parsed, error) {
+	hp := &HeaderParsers{own: newHeaderParser()}
 	var got []parsed
 	var pending []byte
 	for _, piece := range pieces {
 		pending = append(pending, piece...)
 		for len(pending) > 0 {
-			n, ev, err := p.feed(pending, hp)
+			n, ev, err := p.Feed(pending, hp)
 			if err != nil {
 				return got, err
 			}
 			pending = pending[n:]
-			if ev != responded {
+			if ev != Responded {
 				break
 			}
-			got = append(got, parsed{p.status, p.closeConn, string(p.body)})
+			got = append(got, parsed{p.Status, p.CloseConn, string(p.Body)})
 		}
 		pending = append([]byte(nil), pending...) // the caller's buffer is reused
 	}
-	if closed && p.closed() {
-		got = append(got, parsed{p.status, p.closeConn, string(p.body)})
+	if closed && p.Closed() {
+		got = append(got, parsed{p.Status, p.CloseConn, string(p.Body)})
 	}
 	return got, nil
 }
@@ -113,21 +110,21 @@ func TestParserFramesResponses(t *testing.T) {
 		{name: "a coding without chunked: the body ends at the close", closed: true,
 			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nall of it",
 			want:   []parsed{{200, true, "all of it"}}},
-		{name: "not HTTP/1.x", stream: "HTTP/9 nonsense\r\n\r\n", err: errMalformed},
+		{name: "not HTTP/1.x", stream: "HTTP/9 nonsense\r\n\r\n", err: ErrMalformed},
 		{name: "a chunk size that is not hex",
-			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", err: errMalformed},
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", err: ErrMalformed},
 		{name: "a chunk size over 15 digits",
-			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n", err: errMalformed},
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000000\r\n", err: ErrMalformed},
 		{name: "chunk data longer than its size",
-			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nxy\r\n0\r\n\r\n", err: errMalformed},
+			stream: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nxy\r\n0\r\n\r\n", err: ErrMalformed},
 		{name: "a header over 64 KiB",
-			stream: "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("v", maxHeaderSize), err: errHeaderLarge},
+			stream: "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("v", MaxHeaderSize), err: ErrHeaderLarge},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tt := range tests {
 		for how, pieces := range splits(tt.stream, rng) {
 			t.Run(tt.name+"/"+how, func(t *testing.T) {
-				p := &parser{head: tt.head, keepBody: true, last: &lastHeader{}}
+				p := &Parser{Head: tt.head, KeepBody: true, Last: &LastHeader{}}
 				got, err := parseStream(p, pieces, tt.closed)
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("error %v, want %v", err, tt.err)
@@ -143,7 +140,7 @@ func TestParserFramesResponses(t *testing.T) {
 						t.Errorf("response %d: %+v, want %+v", i, got[i], tt.want[i])
 					}
 				}
-				if p.started() {
+				if p.Started() {
 					t.Errorf("a response is left partly read")
 				}
 			})
@@ -156,13 +153,13 @@ func TestParserFramesResponses(t *testing.T) {
 func TestParserRemembersTheHeader(t *testing.T) {
 	const a = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:39 GMT\r\nContent-Length: 2\r\n\r\nok"
 	const b = "HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 15:25:40 GMT\r\nContent-Length: 2\r\n\r\nok"
-	p := &parser{keepBody: true, last: &lastHeader{}}
+	p := &Parser{KeepBody: true, Last: &LastHeader{}}
 	got, err := parseStream(p, []string{a, b, a}, false)
 	if err != nil || len(got) != 3 || got[2] != (parsed{200, false, "ok"}) {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if p.last.hits != 2 {
-		t.Errorf("last header hits %d, want 2", p.last.hits)
+	if p.Last.hits != 2 {
+		t.Errorf("last header hits %d, want 2", p.Last.hits)
 	}
 }
 
@@ -174,7 +171,7 @@ func FuzzParser(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		var first []parsed
 		for _, pieces := range splits(stream, rng) {
-			got, err := parseStream(&parser{keepBody: true, last: &lastHeader{}}, pieces, true)
+			got, err := parseStream(&Parser{KeepBody: true, Last: &LastHeader{}}, pieces, true)
 			if err != nil {
 				return
 			}
@@ -185,21 +182,4 @@ func FuzzParser(f *testing.F) {
 			}
 		}
 	})
-}
-
-// A connection of the goroutine transport waiting for its response holds
-// no header parser, so a slow server does not cost a parser per
-// connection: 50 connections to a server that never answers make none.
-func TestWaitingConnectionsHoldNoParser(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{Stall: true})
-	// Empty the pool first, or parsers left by earlier tests would be
-	// taken without being made.
-	for made := parsersMade.Load(); parsersMade.Load() == made; {
-		parserPool.Get()
-	}
-	before := parsersMade.Load()
-	res := runLoad(t, srv, Config{Engine: EngineGoroutine, Duration: 300 * time.Millisecond, Connections: 50, Threads: 2})
-	if made := parsersMade.Load() - before; made != 0 || res.Requests != 0 {
-		t.Errorf("%d parsers made for %d responses, want none", made, res.Requests)
-	}
 }
