@@ -19,15 +19,21 @@ type line struct {
 func (l *line) extent() (xmin, xmax, ymin, ymax float64) { return l.pts.extent() }
 
 func (l *line) draw(c draw.Canvas, p *panel) {
+	c.StrokeLines(l.style, c.ClipLinesXY(l.points(c, p))...)
+}
+
+// points returns the line's points on the data area c of p, with a
+// corner before each point of a step line.
+func (l *line) points(c draw.Canvas, p *panel) []vg.Point {
 	var pts []vg.Point
 	for i, pt := range l.pts {
 		x, y := p.x(c, pt.X), p.y(c, pt.Y)
-		if l.step && i > 0 {
-			pts = append(pts, vg.Point{X: pts[len(pts)-1].X, Y: y})
+		if prev := len(pts) - 1; l.step && i > 0 && pts[prev].Y != y {
+			pts = append(pts, vg.Point{X: pts[prev].X, Y: y})
 		}
 		pts = append(pts, vg.Point{X: x, Y: y})
 	}
-	c.StrokeLines(l.style, c.ClipLinesXY(pts)...)
+	return pts
 }
 
 func (l *line) thumb(c *draw.Canvas, box vg.Rectangle) {
