@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -28,8 +26,8 @@ func Bars(bars []Bar, title, ylabel, path string) error {
 		return fmt.Errorf("chart %s: no bars", path)
 	}
 	groups, series := order(bars, func(b Bar) string { return b.Group }), order(bars, func(b Bar) string { return b.Series })
-	p := newPlot(title, "", ylabel)
-	p.NominalX(groups...)
+	p := newPanel(title, "", ylabel)
+	p.X.Ticker, p.X.Nominal = nominal(groups), true
 	// Room for the outer bars of the first and last groups, and above the
 	// highest bar for the legend.
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
@@ -37,17 +35,23 @@ func Bars(bars []Bar, title, ylabel, path string) error {
 	width := vg.Points(min(40, 360/float64(len(groups)*len(series))))
 	for i, s := range series {
 		values, errs := barValues(bars, groups, s)
-		bc, err := plotter.NewBarChart(values, width)
-		if err != nil {
-			return fmt.Errorf("chart %s: %w", path, err)
+		bc := &barSeries{values: values, width: width, offset: barOffset(i, len(series), width), color: lineColor(i)}
+		p.add(bc)
+		p.addLegend(s, bc)
+		if r := rangesOf(values, errs, bc.offset); len(r.bars) > 0 {
+			p.add(r)
 		}
-		bc.Color, bc.LineStyle.Width = lineColor(i), 0
-		bc.Offset = barOffset(i, len(series), width)
-		p.Add(bc)
-		p.Legend.Add(s, bc)
-		addRanges(p, values, errs, bc.Offset)
 	}
-	return savePlot(p, path)
+	return savePanel(p, path)
+}
+
+// nominal labels an axis with names at 0, 1, 2, …
+func nominal(names []string) constTicks {
+	ticks := make(constTicks, len(names))
+	for i, n := range names {
+		ticks[i] = tick{Value: float64(i), Label: n}
+	}
+	return ticks
 }
 
 // highest is the top of the highest bar or range.
@@ -72,8 +76,8 @@ func order(bars []Bar, key func(Bar) string) []string {
 
 // barValues returns one series' values per group and their ranges below
 // and above the value (zero where the series has no bar in a group).
-func barValues(bars []Bar, groups []string, series string) (plotter.Values, plotter.YErrors) {
-	values, errs := make(plotter.Values, len(groups)), make(plotter.YErrors, len(groups))
+func barValues(bars []Bar, groups []string, series string) ([]float64, []yErr) {
+	values, errs := make([]float64, len(groups)), make([]yErr, len(groups))
 	for _, b := range bars {
 		if b.Series != series {
 			continue
@@ -91,17 +95,13 @@ func barOffset(i, n int, width vg.Length) vg.Length {
 	return width * vg.Length(2*i+1-n) / 2
 }
 
-// addRanges draws each bar's range as an error bar at its offset.
-func addRanges(p *plot.Plot, values plotter.Values, errs plotter.YErrors, offset vg.Length) {
-	if r := rangesOf(values, errs, offset); len(r.bars) > 0 {
-		p.Add(r)
-	}
-}
+// yErr is how far a bar's range reaches below and above its value.
+type yErr struct{ Low, High float64 }
 
 // rangesOf returns the ranges of one series' bars: one for each bar with
 // a range, at the series' offset.
-func rangesOf(values plotter.Values, errs plotter.YErrors, offset vg.Length) ranges {
-	r := ranges{offset: offset}
+func rangesOf(values []float64, errs []yErr, offset vg.Length) *ranges {
+	r := &ranges{offset: offset}
 	for i, v := range values {
 		if errs[i].Low > 0 || errs[i].High > 0 {
 			r.bars = append(r.bars, rangeBar{x: float64(i), low: v - errs[i].Low, high: v + errs[i].High})
@@ -123,23 +123,20 @@ type ranges struct {
 	offset vg.Length
 }
 
-// Plot implements plot.Plotter.
-func (r ranges) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
+func (r *ranges) draw(c draw.Canvas, p *panel) {
 	style := draw.LineStyle{Color: rangeColor, Width: vg.Points(1)}
 	capWidth := vg.Points(4)
 	for _, b := range r.bars {
-		x := trX(b.x) + r.offset
-		lo, hi := trY(b.low), trY(b.high)
+		x := p.x(c, b.x) + r.offset
+		lo, hi := p.y(c, b.low), p.y(c, b.high)
 		c.StrokeLine2(style, x, lo, x, hi)
 		c.StrokeLine2(style, x-capWidth, lo, x+capWidth, lo)
 		c.StrokeLine2(style, x-capWidth, hi, x+capWidth, hi)
 	}
 }
 
-// DataRange implements plot.DataRanger: the ranges' tops count in the
-// Y axis's extent.
-func (r ranges) DataRange() (xmin, xmax, ymin, ymax float64) {
+// extent counts the ranges' tops in the Y axis's extent.
+func (r *ranges) extent() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, b := range r.bars {
 		xmin, xmax = min(xmin, b.x), max(xmax, b.x)

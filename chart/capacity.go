@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -29,17 +27,13 @@ func Capacity(r stats.Result, path string) error {
 	if len(steps) == 0 {
 		return fmt.Errorf("chart %s: no capacity steps", path)
 	}
-	lat := newPlot("Latency against offered load", "offered rate (requests/s)", "latency (ms, log scale)")
-	lat.Legend.Left, lat.Legend.XOffs = true, vg.Points(12)
-	lat.Y.Scale, lat.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	lat := newPanel("Latency against offered load", "offered rate (requests/s)", "latency (ms, log scale)")
+	lat.LegendLeft, lat.LegendXOffs = true, vg.Points(12)
+	lat.Y.Log, lat.Y.Ticker = true, logTicks{}
 	for i, p := range capacityPercentiles {
-		line, points, err := plotter.NewLinePoints(latencyPoints(steps, p.pick))
-		if err != nil {
-			return fmt.Errorf("chart %s: %w", path, err)
-		}
-		line.LineStyle, points.Color, points.Shape = lineStyle(i), lineColor(i), draw.CircleGlyph{}
-		lat.Add(line, points)
-		lat.Legend.Add(p.name, line, points)
+		line, points := linePoints(latencyPoints(steps, p.pick), i)
+		lat.add(line, points)
+		lat.addLegend(p.name, line, points)
 	}
 	xmin, xmax := steps[0].TargetRate, steps[len(steps)-1].TargetRate
 	if c := r.Capacity; c != nil {
@@ -50,22 +44,20 @@ func Capacity(r stats.Result, path string) error {
 			addVLine(lat, *c.Rate, "capacity "+strconv.FormatFloat(*c.Rate, 'f', -1, 64)+"/s")
 		}
 	}
-	ach := newPlot("Achieved against offered rate", "offered rate (requests/s)", "achieved rate (requests/s)")
-	ach.Legend.Left, ach.Legend.XOffs = true, vg.Points(12)
-	line, points, err := plotter.NewLinePoints(achievedPoints(steps))
-	if err != nil {
-		return fmt.Errorf("chart %s: %w", path, err)
-	}
-	line.LineStyle, points.Color, points.Shape = lineStyle(0), lineColor(0), draw.CircleGlyph{}
-	ach.Add(line, points)
-	ach.Legend.Add("achieved", line, points)
+	ach := newPanel("Achieved against offered rate", "offered rate (requests/s)", "achieved rate (requests/s)")
+	ach.LegendLeft, ach.LegendXOffs = true, vg.Points(12)
+	line, points := linePoints(achievedPoints(steps), 0)
+	ach.add(line, points)
+	ach.addLegend("achieved", line, points)
 	addSlope(ach, xmin, xmax)
 	ach.Y.Min = 0
-	return saveSized(path, Width, 2*Height, func(c draw.Canvas) {
-		tiles := plot.Align([][]*plot.Plot{{lat}, {ach}}, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(18)}, c)
-		lat.Draw(tiles[0][0])
-		ach.Draw(tiles[1][0])
-	})
+	return saveSized(path, Width, 2*Height, func(c draw.Canvas) { drawPanels(c, vg.Points(18), lat, ach) })
+}
+
+// linePoints is a line of the i-th style through pts, with a dot at
+// each.
+func linePoints(pts xys, i int) (*line, *dots) {
+	return &line{pts: pts, style: lineStyle(i)}, &dots{pts: pts, color: lineColor(i)}
 }
 
 // capacityPercentiles are the latency lines of the capacity chart.
@@ -102,18 +94,18 @@ func rateSteps(all []stats.Result) []stats.Result {
 
 // latencyPoints are one percentile of every step, in ms (at least 1 µs,
 // for the log axis).
-func latencyPoints(steps []stats.Result, pick func(stats.Latency) float64) plotter.XYs {
-	pts := make(plotter.XYs, len(steps))
+func latencyPoints(steps []stats.Result, pick func(stats.Latency) float64) xys {
+	pts := make(xys, len(steps))
 	for i, st := range steps {
-		pts[i] = plotter.XY{X: st.TargetRate, Y: max(pick(*st.Latency), 1) / 1e3}
+		pts[i] = xy{X: st.TargetRate, Y: max(pick(*st.Latency), 1) / 1e3}
 	}
 	return pts
 }
 
-func achievedPoints(steps []stats.Result) plotter.XYs {
-	pts := make(plotter.XYs, len(steps))
+func achievedPoints(steps []stats.Result) xys {
+	pts := make(xys, len(steps))
 	for i, st := range steps {
-		pts[i] = plotter.XY{X: st.TargetRate, Y: st.AchievedRate}
+		pts[i] = xy{X: st.TargetRate, Y: st.AchievedRate}
 	}
 	return pts
 }
@@ -140,46 +132,38 @@ func latencyBounds(slo []string) []latencyBound {
 }
 
 // addHLine draws a horizontal line at y across [x0, x1], with a legend.
-func addHLine(p *plot.Plot, x0, x1, y float64, label string, c color.Color, dashed bool) {
-	line, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
-	if err != nil {
-		return
-	}
-	line.LineStyle = lineStyle(0)
-	line.LineStyle.Color = c
+func addHLine(p *panel, x0, x1, y float64, label string, c color.Color, dashed bool) {
+	style := lineStyle(0)
+	style.Color = c
 	if dashed {
-		line.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		style.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
 	}
-	p.Add(line)
-	p.Legend.Add(label, line)
+	addLine(p, xys{{X: x0, Y: y}, {X: x1, Y: y}}, style, label)
 }
 
 // addVLine marks x on p from its lowest to its highest value.
-func addVLine(p *plot.Plot, x float64, label string) {
+func addVLine(p *panel, x float64, label string) {
 	lo, hi := p.Y.Min, p.Y.Max
 	if lo <= 0 {
 		lo = math.SmallestNonzeroFloat64
 	}
-	line, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
-	if err != nil {
-		return
-	}
-	line.LineStyle = lineStyle(len(palette) - 1)
-	line.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
-	p.Add(line)
-	p.Legend.Add(label, line)
+	style := lineStyle(len(palette) - 1)
+	style.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+	addLine(p, xys{{X: x, Y: lo}, {X: x, Y: hi}}, style, label)
 }
 
 // addSlope draws achieved = offered over [x0, x1].
-func addSlope(p *plot.Plot, x0, x1 float64) {
-	line, err := plotter.NewLine(plotter.XYs{{X: x0, Y: x0}, {X: x1, Y: x1}})
-	if err != nil {
-		return
-	}
-	line.LineStyle = lineStyle(len(palette) - 1)
-	line.LineStyle.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
-	p.Add(line)
-	p.Legend.Add("achieved = offered", line)
+func addSlope(p *panel, x0, x1 float64) {
+	style := lineStyle(len(palette) - 1)
+	style.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+	addLine(p, xys{{X: x0, Y: x0}, {X: x1, Y: x1}}, style, "achieved = offered")
+}
+
+// addLine adds a line through pts to p, named in its legend.
+func addLine(p *panel, pts xys, style draw.LineStyle, label string) {
+	l := &line{pts: pts, style: style}
+	p.add(l)
+	p.addLegend(label, l)
 }
 
 // logTicks marks a log axis at the powers of ten, labelled as plain
@@ -187,8 +171,8 @@ func addSlope(p *plot.Plot, x0, x1 float64) {
 type logTicks struct{}
 
 // Ticks returns the ticks between min and max.
-func (logTicks) Ticks(min, max float64) []plot.Tick {
-	var ticks []plot.Tick
+func (logTicks) Ticks(min, max float64) []tick {
+	var ticks []tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		decade := math.Pow(10, e)
 		for k := 1.0; k < 10; k++ {
@@ -200,7 +184,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 			if k == 1 {
 				label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
-			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+			ticks = append(ticks, tick{Value: v, Label: label})
 		}
 	}
 	return ticks

@@ -1,7 +1,10 @@
-// Package chart draws pictures of saved results with gonum.org/v1/plot:
-// the latency percentile spectrum, requests/s and p99 over time, and the
+// Package chart draws pictures of saved results with gonum.org/v1/plot's
+// low-level drawing packages (vg, its SVG and PNG canvases, fonts) and
+// its own axes, ticks and legends: the latency percentile spectrum, requests/s and p99 over time, and the
 // server's RSS over time. It reads stats.Result only, after the run: it
-// is never on the load's hot path.
+// is never on the load's hot path. It does not import gonum.org/v1/plot
+// itself, whose package init parses a dozen fonts at every program start:
+// the fonts are parsed at the first chart drawn.
 //
 // Each chart is written as SVG or PNG, chosen by the file's extension,
 // about 8 × 4.5 inches (1200 × 675 pixels for PNG).
@@ -17,10 +20,6 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/wholefile"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -61,45 +60,21 @@ type Named struct {
 	Result stats.Result
 }
 
-// newPlot returns a plot with pummel's title, axis labels and fonts.
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	sans := font.Font{Typeface: "Liberation", Variant: "Sans"}
-	p.Title.Text = title
-	p.Title.TextStyle.Font = font.From(sans, titleSize)
-	p.Title.Padding = vg.Points(8)
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = font.From(sans, labelSize)
-		a.Tick.Label.Font = font.From(sans, tickSize)
-		a.Label.Padding = vg.Points(4)
-		a.Tick.Marker = roundTicks{}
-	}
-	p.X.Label.Text, p.Y.Label.Text = x, y
-	p.Legend.TextStyle.Font = font.From(sans, legendSize)
-	p.Legend.Top = true
-	p.Legend.ThumbnailWidth = vg.Points(24)
-	p.Legend.Padding = vg.Points(2)
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), -vg.Points(4)
-	p.Add(grid())
-	return p
-}
-
-// grid returns light grid lines at the major ticks.
-func grid() *plotter.Grid {
-	g := plotter.NewGrid()
-	g.Vertical.Color = color.Gray{Y: 225}
-	g.Horizontal.Color = color.Gray{Y: 225}
-	return g
-}
-
 // palette holds the colors of a chart's lines and bars in order: gonum's
-// seven dark colors, then three more, so that a chart of up to ten series
-// (a tool comparison, say) gives each its own.
-var palette = append(append([]color.Color(nil), plotutil.DarkColors...),
+// seven dark colors (plotutil.DarkColors), then three more, so that a
+// chart of up to ten series (a tool comparison, say) gives each its own.
+var palette = []color.Color{
+	color.RGBA{R: 238, G: 46, B: 47, A: 0xff},
+	color.RGBA{R: 0, G: 140, B: 72, A: 0xff},
+	color.RGBA{R: 24, G: 90, B: 169, A: 0xff},
+	color.RGBA{R: 244, G: 125, B: 35, A: 0xff},
+	color.RGBA{R: 102, G: 44, B: 145, A: 0xff},
+	color.RGBA{R: 162, G: 29, B: 33, A: 0xff},
+	color.RGBA{R: 180, G: 56, B: 148, A: 0xff},
 	color.RGBA{R: 0x00, G: 0x80, B: 0x80, A: 0xff}, // teal
 	color.RGBA{R: 0x8c, G: 0x56, B: 0x2b, A: 0xff}, // brown
 	color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}, // gray
-)
+}
 
 // lineColor returns the color of the i-th line of a chart.
 func lineColor(i int) color.Color {
@@ -143,7 +118,7 @@ func saveSized(path string, w, h vg.Length, paint func(draw.Canvas)) error {
 	return nil
 }
 
-// savePlot writes one plot to path.
-func savePlot(p *plot.Plot, path string) error {
-	return save(path, p.Draw)
+// savePanel writes one panel to path.
+func savePanel(p *panel, path string) error {
+	return save(path, func(c draw.Canvas) { drawPanels(c, 0, p) })
 }

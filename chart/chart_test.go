@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -220,12 +219,12 @@ func TestPerSecond(t *testing.T) {
 
 func TestTargetRate(t *testing.T) {
 	c := stats.Config{Rates: []float64{200, 400}, DurationS: 3}
-	want := plotter.XYs{{X: 0, Y: 200}, {X: 3, Y: 200}, {X: 3, Y: 400}, {X: 6, Y: 400}}
+	want := xys{{X: 0, Y: 200}, {X: 3, Y: 200}, {X: 3, Y: 400}, {X: 6, Y: 400}}
 	if got := targetRate(c, 6.01); !slices.Equal(got, want) {
 		t.Errorf("targetRate = %v, want 200 from 0 to 3 s, then 400 to 6 s", got)
 	}
 	ramp := stats.Config{Rates: []float64{1050, 2000}, Ramps: []stats.Ramp{{From: 100, To: 2000}, {From: 2000, To: 2000}}, DurationS: 10}
-	want = plotter.XYs{{X: 0, Y: 100}, {X: 10, Y: 2000}, {X: 10, Y: 2000}, {X: 20, Y: 2000}}
+	want = xys{{X: 0, Y: 100}, {X: 10, Y: 2000}, {X: 10, Y: 2000}, {X: 20, Y: 2000}}
 	if got := targetRate(ramp, 20); !slices.Equal(got, want) {
 		t.Errorf("targetRate of a ramp = %v, want a line rising from 100 to 2000 over 10 s, then held", got)
 	}
@@ -335,14 +334,14 @@ func TestBarValues(t *testing.T) {
 	const width = vg.Length(40)
 	tests := []struct {
 		series string
-		values plotter.Values
-		errs   plotter.YErrors
+		values []float64
+		errs   []yErr
 		ranges []rangeBar
 		offset vg.Length
 	}{
-		{"pummel", plotter.Values{180, 110, 900}, plotter.YErrors{{10, 10}, {10, 15}, {50, 50}},
+		{"pummel", []float64{180, 110, 900}, []yErr{{10, 10}, {10, 15}, {50, 50}},
 			[]rangeBar{{0, 170, 190}, {1, 100, 125}, {2, 850, 950}}, -width / 2},
-		{"wrk", plotter.Values{150, 90, 0}, plotter.YErrors{{0, 0}, {5, 0}, {0, 0}},
+		{"wrk", []float64{150, 90, 0}, []yErr{{0, 0}, {5, 0}, {0, 0}},
 			[]rangeBar{{1, 85, 90}}, width / 2},
 	}
 	for i, tt := range tests {

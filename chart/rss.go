@@ -3,8 +3,6 @@ package chart
 import (
 	"fmt"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -16,20 +14,14 @@ const mib = 1 << 20
 // line per process, or per process and run with --runs. It is an error if
 // r holds no RSS series (the run watched no server).
 func ServerRSS(r stats.Result, path string) error {
-	p := newPlot("Server memory (RSS) during the load", "time since the load started (s)", "RSS (MiB)")
+	p := newPanel("Server memory (RSS) during the load", "time since the load started (s)", "RSS (MiB)")
 	drawn := 0
 	for _, s := range rssSeries(r) {
-		pts := make(plotter.XYs, len(s.samples))
+		pts := make(xys, len(s.samples))
 		for i, x := range s.samples {
-			pts[i] = plotter.XY{X: x.T, Y: float64(x.Bytes) / mib}
+			pts[i] = xy{X: x.T, Y: float64(x.Bytes) / mib}
 		}
-		line, err := plotter.NewLine(pts)
-		if err != nil {
-			return fmt.Errorf("chart %s: %s: %w", path, s.name, err)
-		}
-		line.LineStyle = lineStyle(drawn)
-		p.Add(line)
-		p.Legend.Add(s.name, line)
+		addLine(p, pts, lineStyle(drawn), s.name)
 		drawn++
 	}
 	if drawn == 0 {
@@ -37,7 +29,7 @@ func ServerRSS(r stats.Result, path string) error {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	p.Y.Max *= headroom + headroomPerEntry*float64(drawn)
-	return savePlot(p, path)
+	return savePanel(p, path)
 }
 
 // namedSeries is one line of the RSS chart.

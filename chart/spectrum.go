@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -30,9 +28,8 @@ const (
 // percentile is the maximum. Results without latencies are left out; it
 // is an error if none has any.
 func PercentileSpectrum(results []Named, path string) error {
-	p := newPlot("Latency by percentile", "percentile (each step to the right adds a nine)", "latency (ms)")
-	p.Legend.Left = true
-	p.Legend.XOffs = vg.Points(12)
+	p := newPanel("Latency by percentile", "percentile (each step to the right adds a nine)", "latency (ms)")
+	p.LegendLeft, p.LegendXOffs = true, vg.Points(12)
 	xmax := 1.0
 	drawn := 0
 	for i, r := range results {
@@ -43,13 +40,7 @@ func PercentileSpectrum(results []Named, path string) error {
 		if len(pts) == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(pts)
-		if err != nil {
-			return fmt.Errorf("chart %s: %s: %w", path, r.Name, err)
-		}
-		line.LineStyle = lineStyle(i)
-		p.Add(line)
-		p.Legend.Add(r.Name, line)
+		addLine(p, pts, lineStyle(i), r.Name)
 		xmax = max(xmax, pts[len(pts)-1].X)
 		drawn++
 	}
@@ -57,14 +48,14 @@ func PercentileSpectrum(results []Named, path string) error {
 		return fmt.Errorf("chart %s: no latencies recorded", path)
 	}
 	p.X.Min, p.X.Max = 0, math.Ceil(xmax-1e-9)
-	p.X.Tick.Marker = percentileTicks(p.X.Max)
+	p.X.Ticker = percentileTicks(p.X.Max)
 	p.Y.Min, p.Y.Max = 0, p.Y.Max*1.05
-	return savePlot(p, path)
+	return savePanel(p, path)
 }
 
 // spectrum returns r's latency in milliseconds at percentiles evenly
 // spaced on the spectrum axis, or nothing if r recorded none.
-func spectrum(r stats.Result) (plotter.XYs, error) {
+func spectrum(r stats.Result) (xys, error) {
 	h, err := stats.DecodeHistogram(r.LatencyHistogram)
 	if err != nil {
 		return nil, err
@@ -76,7 +67,7 @@ func spectrum(r stats.Result) (plotter.XYs, error) {
 	// Past 1−1/n every percentile is the maximum: stop there.
 	last := min(max(math.Log10(float64(n)), 1), maxNines)
 	steps := int(math.Ceil(last * pointsPerNine))
-	pts := make(plotter.XYs, steps+1)
+	pts := make(xys, steps+1)
 	percents := make([]float64, steps+1)
 	for i := range pts {
 		pts[i].X = last * float64(i) / float64(steps)
@@ -94,15 +85,15 @@ func spectrum(r stats.Result) (plotter.XYs, error) {
 // percentileTicks labels the spectrum axis up to xmax nines: 0%, 50%,
 // 90%, 99%, 99.9%, …, with unlabelled minor ticks between, where a
 // log-scaled 1/(1−p) axis would have them.
-func percentileTicks(xmax float64) plot.ConstantTicks {
-	ticks := plot.ConstantTicks{{Value: 0, Label: "0%"}, {Value: math.Log10(2), Label: "50%"}}
+func percentileTicks(xmax float64) constTicks {
+	ticks := constTicks{{Value: 0, Label: "0%"}, {Value: math.Log10(2), Label: "50%"}}
 	for nines := 1; float64(nines) <= xmax; nines++ {
-		ticks = append(ticks, plot.Tick{Value: float64(nines), Label: percentLabel(nines)})
+		ticks = append(ticks, tick{Value: float64(nines), Label: percentLabel(nines)})
 	}
 	for x := 0.0; x < xmax; x++ {
 		for m := 2.0; m < 10; m++ {
 			if x > 0 || m > 2 {
-				ticks = append(ticks, plot.Tick{Value: x + math.Log10(m)})
+				ticks = append(ticks, tick{Value: x + math.Log10(m)})
 			}
 		}
 	}

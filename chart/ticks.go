@@ -5,14 +5,12 @@ import (
 	"strconv"
 
 	"github.com/pummel-dev/pummel/stats/render"
-
-	"gonum.org/v1/plot"
 )
 
 // majorTicks is about how many labelled ticks an axis gets.
 const majorTicks = 8
 
-// roundTicks is a plot.Ticker marking an axis at round values (1, 2, 2.5
+// roundTicks is a ticker marking an axis at round values (1, 2, 2.5
 // or 5 times a power of ten apart, four to nine of them) labelled with no
 // more decimals than each needs and thousands grouped ("12,000"), and
 // minor ticks halfway between.
@@ -20,21 +18,21 @@ const majorTicks = 8
 type roundTicks struct{}
 
 // Ticks returns the ticks between min and max.
-func (roundTicks) Ticks(min, max float64) []plot.Tick {
+func (roundTicks) Ticks(min, max float64) []tick {
 	if !(max > min) {
-		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(min, 'g', 4, 64)}}
+		return []tick{{Value: min, Label: strconv.FormatFloat(min, 'g', 4, 64)}}
 	}
 	step := roundStep((max - min) / majorTicks)
 	scale := math.Pow10(decimalsOf(step))
-	var ticks []plot.Tick
+	var ticks []tick
 	for i := math.Ceil(min/step - 1e-9); i*step <= max+step*1e-9; i++ {
 		v := math.Round(i*step*scale) / scale
 		if v == 0 {
 			v = 0 // never "-0"
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: render.GroupThousands(strconv.FormatFloat(v, 'f', -1, 64))})
+		ticks = append(ticks, tick{Value: v, Label: render.GroupThousands(strconv.FormatFloat(v, 'f', -1, 64))})
 		if half := v + step/2; half <= max {
-			ticks = append(ticks, plot.Tick{Value: half})
+			ticks = append(ticks, tick{Value: half})
 		}
 	}
 	return ticks

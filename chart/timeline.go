@@ -5,8 +5,6 @@ import (
 	"image/color"
 	"math"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -37,30 +35,28 @@ func Timeline(r stats.Result, path string) error {
 		return fmt.Errorf("chart %s: the result has no timeline", path)
 	}
 	end := r.Timeline[len(r.Timeline)-1].At
-	top := newPlot("Requests/s and latency, second by second", "", "requests/s")
+	top := newPanel("Requests/s and latency, second by second", "", "requests/s")
 	entries, achieved := 0, ""
 	if target := targetRate(r.Config, end); target != nil {
 		// Two lines: both named, so that neither is taken for the other.
-		line := &plotter.Line{XYs: target, LineStyle: dashed(color.Gray{Y: 110})}
-		top.Add(line)
-		top.Legend.Add("target", line)
+		addLine(top, target, dashed(color.Gray{Y: 110}), "target")
 		entries, achieved = 2, "achieved"
 	}
 	addSteps(top, perSecond(r.Timeline, rate), achieved, lineStyle(2))
 	fitY(top, entries)
-	bottom := newPlot("", "time (s)", "latency (ms)")
+	bottom := newPanel("", "time (s)", "latency (ms)")
 	addSteps(bottom, perSecond(r.Timeline, latency(func(l stats.SecondLatency) float64 { return l.P50 })), "p50", lineStyle(1))
 	addSteps(bottom, perSecond(r.Timeline, latency(func(l stats.SecondLatency) float64 { return l.P99 })), "p99", lineStyle(0))
 	fitY(bottom, 2)
 	top.X.Min, top.X.Max = 0, end
 	bottom.X.Min, bottom.X.Max = 0, end
-	top.X.Tick.Label.Font.Size = 0 // the panel below labels the shared time axis
+	top.X.NoTickLabels = true // the panel below labels the shared time axis
 	return save(path, func(c draw.Canvas) { stack(c, top, bottom) })
 }
 
 // fitY starts p's y axis at 0 and leaves room above the data for a
 // legend of that many entries.
-func fitY(p *plot.Plot, entries int) {
+func fitY(p *panel, entries int) {
 	p.Y.Min, p.Y.Max = 0, max(p.Y.Max, 1e-3)*(headroom+headroomPerEntry*float64(entries))
 }
 
@@ -81,9 +77,9 @@ func latency(pick func(stats.SecondLatency) float64) func(stats.Second, float64)
 // stretch of seconds that have a value. Each second covers the time from
 // the previous entry's At to its own; a last slice shorter than minSlice
 // is left out, unless it is the whole run.
-func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64) (float64, bool)) []plotter.XYs {
-	var segments []plotter.XYs
-	var cur plotter.XYs
+func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64) (float64, bool)) []xys {
+	var segments []xys
+	var cur xys
 	from := 0.0
 	for _, s := range timeline {
 		secs := s.At - from
@@ -95,9 +91,9 @@ func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64)
 		case !ok && len(cur) > 0:
 			segments, cur = append(segments, cur), nil
 		case ok && len(cur) == 0:
-			cur = plotter.XYs{{X: from, Y: v}, {X: s.At, Y: v}}
+			cur = xys{{X: from, Y: v}, {X: s.At, Y: v}}
 		case ok:
-			cur = append(cur, plotter.XY{X: s.At, Y: v})
+			cur = append(cur, xy{X: s.At, Y: v})
 		}
 		from = s.At
 	}
@@ -111,30 +107,30 @@ func perSecond(timeline []stats.Second, value func(s stats.Second, secs float64)
 // stage's start and end, rising or falling along a ramp's, or nil when
 // there is none or it does not span the timeline (several runs put end
 // to end).
-func targetRate(c stats.Config, end float64) plotter.XYs {
+func targetRate(c stats.Config, end float64) xys {
 	stages := float64(len(c.Rates))
 	if stages == 0 || c.DurationS <= 0 || math.Abs(stages*c.DurationS-end) > 1.5 {
 		return nil
 	}
-	var pts plotter.XYs
+	var pts xys
 	for i, r := range c.Rates {
 		from, to := r, r
 		if i < len(c.Ramps) {
 			from, to = c.Ramps[i].From, c.Ramps[i].To
 		}
-		pts = append(pts, plotter.XY{X: float64(i) * c.DurationS, Y: from}, plotter.XY{X: float64(i+1) * c.DurationS, Y: to})
+		pts = append(pts, xy{X: float64(i) * c.DurationS, Y: from}, xy{X: float64(i+1) * c.DurationS, Y: to})
 	}
 	return pts
 }
 
 // addSteps adds step lines in one style to p, named once in its legend
 // unless name is empty.
-func addSteps(p *plot.Plot, segments []plotter.XYs, name string, style draw.LineStyle) {
+func addSteps(p *panel, segments []xys, name string, style draw.LineStyle) {
 	for i, pts := range segments {
-		line := &plotter.Line{XYs: pts, StepStyle: plotter.PreStep, LineStyle: style}
-		p.Add(line)
+		l := &line{pts: pts, style: style, step: true}
+		p.add(l)
 		if i == 0 && name != "" {
-			p.Legend.Add(name, line)
+			p.addLegend(name, l)
 		}
 	}
 }
@@ -144,16 +140,10 @@ func dashed(c color.Color) draw.LineStyle {
 	return draw.LineStyle{Color: c, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}
 }
 
-// stack draws plots one above the other on c, their data areas aligned.
-func stack(c draw.Canvas, plots ...*plot.Plot) {
-	rows := make([][]*plot.Plot, len(plots))
-	for i, p := range plots {
-		rows[i] = []*plot.Plot{p}
-	}
+// stack draws panels one above the other on c, their data areas aligned,
+// with a margin around them.
+func stack(c draw.Canvas, panels ...*panel) {
 	pad := vg.Points(6)
-	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: pad, PadTop: pad, PadBottom: pad, PadLeft: pad, PadRight: 2 * pad}
-	canvases := plot.Align(rows, tiles, c)
-	for i, p := range plots {
-		p.Draw(canvases[i][0])
-	}
+	c = draw.Crop(c, pad, -2*pad, pad, -pad)
+	drawPanels(c, pad, panels...)
 }
