@@ -152,11 +152,13 @@ func dialAll(cfg config) ([]int, error) {
 	return fds, nil
 }
 
+// closeAll shuts the connections down and closes them. Closing alone
+// would leave a socket open while a ring's receive still holds it, until
+// the ring's teardown gets to it.
 func closeAll(fds []int) {
 	for _, fd := range fds {
-		if fd >= 0 {
-			unix.Close(fd)
-		}
+		unix.Shutdown(fd, unix.SHUT_RDWR) //nolint:errcheck // a socket the server closed is closing anyway
+		unix.Close(fd)
 	}
 }
 
