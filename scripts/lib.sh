@@ -57,7 +57,6 @@ http {
   access_log off;
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
-  http2_max_requests 1000000000;
   http2_max_concurrent_streams 1024;
   server {
 $listen    location / { return 200; }
