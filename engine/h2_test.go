@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/net/http2"
 )
 
 // startH2C serves h on a loopback h2c (prior knowledge) listener and
@@ -29,20 +27,20 @@ func startH2C(t *testing.T, h http.HandlerFunc) (*url.URL, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	var n atomic.Int64
-	srv := &http2.Server{MaxConcurrentStreams: 250}
-	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); h(w, r) })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go srv.ServeConn(c, &http2.ServeConnOpts{Handler: handler})
-		}
-	}()
-	t.Cleanup(func() { ln.Close() })
+	serveH2C(t, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); h(w, r) }))
 	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
 	return u, &n
+}
+
+// serveH2C serves h on ln in HTTP/2 with prior knowledge only, with
+// net/http's server, until the test ends.
+func serveH2C(t *testing.T, ln net.Listener, h http.Handler) {
+	t.Helper()
+	p := new(http.Protocols)
+	p.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: h, Protocols: p, HTTP2: &http.HTTP2Config{MaxConcurrentStreams: 250}}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
 }
 
 func TestHTTP2ExactCount(t *testing.T) {
@@ -247,17 +245,8 @@ func TestHTTP2OverAUnixSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
 	var served atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go (&http2.Server{}).ServeConn(c, &http2.ServeConnOpts{Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) })})
-		}
-	}()
+	serveH2C(t, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
 	u, _ := url.Parse("http://localhost/")
 	for _, engine := range transports() {
 		served.Store(0)

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	"golang.org/x/net/http2"
 )
 
 // TestReadinessProbesSpeakH2C: a server that speaks only h2c is ready to
@@ -17,16 +15,11 @@ func TestReadinessProbesSpeakH2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go (&http2.Server{}).ServeConn(c, &http2.ServeConnOpts{Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})})
-		}
-	}()
+	p := new(http.Protocols)
+	p.SetUnencryptedHTTP2(true) // and no HTTP/1.1
+	srv := &http.Server{Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), Protocols: p}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
 	target := "http://" + ln.Addr().String() + "/"
 	for _, h2 := range []bool{true, false} {
 		status, _, err := probe(t.Context(), readyClient("", h2), target, time.Now().Add(5*time.Second))

@@ -70,13 +70,15 @@ func StartHonest(t testing.TB, o Options) *Honest {
 		c := newCerts(t)
 		server, h.client = c.server("h2"), c.client()
 	}
-	h2s := &http2.Server{MaxConcurrentStreams: o.MaxConcurrentStreams}
+	// x/net's Server serves one accepted connection (ServeConn), after the
+	// fixture's own TLS handshake, which net/http's server does not offer.
+	h2s := &http2.Server{MaxConcurrentStreams: o.MaxConcurrentStreams} //lint:ignore SA1019 ServeConn has no net/http equivalent
 	h.acc = listen(t, func(nc net.Conn) {
 		nc, ok := handshake(nc, server)
 		if !ok {
 			return
 		}
-		h2s.ServeConn(nc, &http2.ServeConnOpts{Handler: mux, BaseConfig: &http.Server{}})
+		h2s.ServeConn(nc, &http2.ServeConnOpts{Handler: mux, BaseConfig: &http.Server{}}) //lint:ignore SA1019 as above
 	})
 	h.addr = h.acc.addr()
 	h.url = scheme(o.TLS) + h.addr + "/"

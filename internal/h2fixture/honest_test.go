@@ -1,10 +1,8 @@
 package h2fixture
 
 import (
-	"context"
 	"crypto/tls"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,15 +10,13 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// transport returns an http2.Transport for h: prior knowledge for h2c.
-func transport(h *Honest) *http2.Transport {
-	if tc := h.ClientTLS(); tc != nil {
-		return &http2.Transport{TLSClientConfig: tc}
-	}
-	return &http2.Transport{AllowHTTP: true, DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, network, addr)
-	}}
+// transport returns a client for h that speaks HTTP/2 only: prior
+// knowledge for h2c.
+func transport(h *Honest) *http.Transport {
+	p := new(http.Protocols)
+	p.SetHTTP2(true)
+	p.SetUnencryptedHTTP2(true)
+	return &http.Transport{TLSClientConfig: h.ClientTLS(), Protocols: p}
 }
 
 func TestHonest(t *testing.T) {
