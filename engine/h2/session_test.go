@@ -224,3 +224,21 @@ func TestAnHTTP1ServerIsNamed(t *testing.T) {
 		t.Errorf("err %v, want the server named as HTTP/1.1", err)
 	}
 }
+
+// TestServersTableSizeIsNotTheClients: the server's
+// SETTINGS_HEADER_TABLE_SIZE bounds its own decoder's table; the client's
+// decoder keeps the 4,096 bytes it advertised, and a block that grows its
+// table past them is a compression error.
+func TestServersTableSizeIsNotTheClients(t *testing.T) {
+	s := NewSession(Options{Slots: 1})
+	srv := newServer()
+	srv.fr.WriteSettings(http2.Setting{ID: http2.SettingHeaderTableSize, Val: 65536})
+	s.Feed(srv.buf.Bytes())
+	s.Start(0, NewRequest("GET", "http", "h", "/", nil, nil))
+	srv.buf.Reset()
+	b := append([]byte{0x3f, 0xe1, 0xff, 0x03}, block(":status", "200")...) // a table size update to 65,536
+	srv.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: b, EndHeaders: true, EndStream: true})
+	if _, err := s.Feed(srv.buf.Bytes()); err == nil || !strings.Contains(err.Error(), "bad header block") {
+		t.Errorf("err %v, want the size update refused", err)
+	}
+}
