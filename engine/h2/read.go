@@ -279,8 +279,9 @@ func (s *Session) settingsFrame(flags http2.Flags, id uint32, p []byte) error {
 				return s.protocolError(http2.ErrCodeProtocol, "a max frame size of %d", v)
 			}
 			s.peerFrame = v
-			// SETTINGS_HEADER_TABLE_SIZE bounds the table of the server's
-			// decoder, which the client's blocks never use: it is ignored.
+		case http2.SettingHeaderTableSize:
+			// It bounds the table of the server's decoder, which the
+			// client's blocks never use (see NewRequest): nothing to do.
 		}
 	}
 	s.settings = true
