@@ -373,7 +373,7 @@ func (h *h2Conn) events(now time.Time) {
 		case h2.Reset:
 			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
-			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
 		}
 	}
 }
@@ -383,7 +383,7 @@ func resetCause(code http2.ErrCode) string {
 	if code == http2.ErrCodeRefusedStream {
 		return "refused stream"
 	}
-	return "stream reset by the server (" + h2.CodeName(code) + ")"
+	return "stream reset by the server (" + code.String() + ")"
 }
 
 // expire ends the streams past their timeout with RST_STREAM(CANCEL),

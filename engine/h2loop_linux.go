@@ -293,7 +293,7 @@ func (c *loopConn) h2Events(now time.Time) {
 		case h2.Reset:
 			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+h2.CodeName(ev.Code)+")"), 1)
+			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
 		}
 	}
 }

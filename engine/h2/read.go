@@ -308,10 +308,11 @@ func (s *Session) goAwayFrame(id uint32, p []byte) error {
 		return s.protocolError(http2.ErrCodeProtocol, "a malformed GOAWAY frame")
 	}
 	last := binary.BigEndian.Uint32(p) & (1<<31 - 1)
-	s.goAway, s.goAwayID, s.goAwayCode = true, last, http2.ErrCode(binary.BigEndian.Uint32(p[4:]))
+	code := http2.ErrCode(binary.BigEndian.Uint32(p[4:]))
+	s.goAway = true
 	for i := range s.slots {
 		if id := s.slots[i].id; id != 0 && id > last {
-			s.Events = append(s.Events, Event{Slot: i, Kind: Unprocessed, Code: s.goAwayCode})
+			s.Events = append(s.Events, Event{Slot: i, Kind: Unprocessed, Code: code})
 			s.end(i)
 		}
 	}
@@ -353,9 +354,3 @@ func (s *Session) resume() {
 		}
 	}
 }
-
-// GoAwayCode is the code of the GOAWAY the server sent, if any.
-func (s *Session) GoAwayCode() http2.ErrCode { return s.goAwayCode }
-
-// CodeName names an error code as RFC 9113 does (REFUSED_STREAM, ...).
-func CodeName(c http2.ErrCode) string { return errCode(c) }

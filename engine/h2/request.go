@@ -67,6 +67,3 @@ func NewRequest(method, scheme, authority, path string, headers []Header, body [
 	write()
 	return &Request{block: bytes.Clone(buf.Bytes()), body: body}
 }
-
-// HeaderBlock is the request's encoded header block.
-func (r *Request) HeaderBlock() []byte { return r.block }

@@ -79,9 +79,7 @@ type Session struct {
 	// with a WINDOW_UPDATE.
 	recvUnacked int64
 
-	goAway     bool
-	goAwayID   uint32
-	goAwayCode http2.ErrCode
+	goAway bool // the server sent a GOAWAY
 
 	// The header block being read: the slot it belongs to (-1 for a
 	// stream that ended, whose block is decoded and dropped), its stream,
@@ -164,7 +162,7 @@ func (s *Session) Reset() {
 	s.nextID, s.open, s.settings = 1, 0, false
 	s.peerStreams, s.peerWindow, s.peerFrame = math.MaxUint32, initialWindow, maxFrameSize
 	s.sendWindow, s.recvUnacked = initialWindow, 0
-	s.goAway, s.goAwayID, s.goAwayCode = false, 0, 0
+	s.goAway = false
 	s.hdr.active = false
 	s.dec = hpack.NewDecoder(4096, s.emit)
 	s.dec.SetMaxStringLength(maxHeaderString)
@@ -265,17 +263,14 @@ func (s *Session) sendBody(st *stream) {
 	}
 }
 
-// GoAway appends a GOAWAY with code, before the connection closes.
-func (s *Session) GoAway(code http2.ErrCode) {
+// sendGoAway appends a GOAWAY with code, before the connection closes.
+func (s *Session) sendGoAway(code http2.ErrCode) {
 	s.fr.WriteGoAway(0, code, nil) //nolint:errcheck // appending does not fail
 }
 
-// errCode names an HTTP/2 error code as the RFC does.
-func errCode(c http2.ErrCode) string { return c.String() }
-
 // protocolError makes a connection error and queues the GOAWAY it calls for.
 func (s *Session) protocolError(code http2.ErrCode, format string, args ...any) error {
-	s.GoAway(code)
+	s.sendGoAway(code)
 	return &ConnError{Code: code, Cause: fmt.Sprintf(format, args...)}
 }
 
