@@ -5,14 +5,11 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
-	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats/record"
 	"golang.org/x/net/http2"
 )
@@ -24,13 +21,12 @@ import (
 // which in HTTP/2's terms is: a stream whose HEADERS were written ends
 // exactly once, as a response or as one error, and nothing is sent twice.
 type h2Conn struct {
-	conn  // the counting core; its HTTP/1.1 fields are unused
-	tr    *goroutines
-	own   outbox
-	nc    net.Conn // nil while disconnected
-	wire  *wire
-	sess  *h2.Session
-	lanes []h2Lane
+	conn      // the counting core; its HTTP/1.1 fields are unused
+	h2Streams // the session and its streams
+	tr        *goroutines
+	own       outbox
+	nc        net.Conn // nil while disconnected
+	wire      *wire
 	// buf is the read buffer; buf[:carry] holds a partial frame.
 	buf   []byte
 	carry int
@@ -42,31 +38,7 @@ type h2Conn struct {
 	done     bool
 	sendAt   time.Time // when next may go: its due time, or after a script's delay
 	deadline time.Time // the connection's read deadline
-	// received is set once the connection read a byte after its
-	// handshake: a connection that fails before it backs off.
-	received bool
-	unsent   unsent
-	// requeue holds tickets whose streams never reached a server that
-	// closed: they are sent first on the next connection.
-	requeue []ticket
 }
-
-// h2Lane is one request in flight on a stream.
-type h2Lane struct {
-	t      ticket
-	sent   time.Time
-	seq    uint64 // when it started, in unsent's count
-	target uint16
-}
-
-// unsent tells the streams whose HEADERS were written from those still
-// queued: each stream started takes the next number, and a write that
-// went out whole marks every number below the next as written.
-type unsent struct{ next, written uint64 }
-
-func (u *unsent) started() uint64           { u.next++; return u.next - 1 }
-func (u *unsent) flushed()                  { u.written = u.next }
-func (u *unsent) unwritten(seq uint64) bool { return seq >= u.written }
 
 // h2ReadBuffer is an HTTP/2 connection's first read buffer: room for a
 // few small responses of each stream; it grows to hold a whole frame.
@@ -75,8 +47,7 @@ const h2ReadBuffer = 4 << 10
 func newH2Conn(r *load, w *worker, tr *goroutines) *h2Conn {
 	h := &h2Conn{tr: tr, wire: newWire(), buf: make([]byte, h2ReadBuffer)}
 	h.init(r, w, &h.own, nil)
-	h.sess = h2.NewSession(h2.Options{Slots: r.cfg.streams(), KeepBody: r.keepBodySize(), KeepHeaders: h.sc != nil})
-	h.lanes = make([]h2Lane, r.cfg.streams())
+	h.h2Streams = newH2Streams(r, h.sc != nil)
 	return h
 }
 
@@ -196,10 +167,10 @@ func (h *h2Conn) loop() {
 // take makes sure a ticket is in hand; it reports false when the run has
 // none left for this connection.
 func (h *h2Conn) take() bool {
-	if !h.hasNext && len(h.requeue) > 0 {
-		h.next, h.hasNext = h.requeue[len(h.requeue)-1], true
-		h.requeue = h.requeue[:len(h.requeue)-1]
-		h.sendAt = time.Time{} // it was due already
+	if !h.hasNext {
+		if h.next, h.hasNext = h.requeued(); h.hasNext {
+			h.sendAt = time.Time{} // it was due already
+		}
 	}
 	for !h.hasNext && !h.done {
 		h.next, h.hasNext = h.load.next(h.worker)
@@ -253,21 +224,8 @@ func (h *h2Conn) fill() {
 		if req == nil {
 			continue // the script failed, and that was counted
 		}
-		slot := h.freeLane()
-		h.lanes[slot] = h2Lane{t: h.next, sent: now, seq: h.unsent.started(), target: target}
-		h.sess.Start(slot, req)
+		h.start(h.next, req, target, now)
 	}
-}
-
-// freeLane is a lane whose stream is not open; the caller checked that
-// the session can open one.
-func (h *h2Conn) freeLane() int {
-	for i := range h.lanes {
-		if !h.sess.Busy(i) {
-			return i
-		}
-	}
-	panic("h2: no free lane though the session can open a stream")
 }
 
 // flush writes what the session queued, in one write. A failed write
@@ -285,33 +243,15 @@ func (h *h2Conn) flush() bool {
 		return true
 	}
 	if untouched && closedBeforeWrite(err) {
-		h.requeueUnsent()
+		h.requeueUnwritten(&h.conn, h.next.phase)
+		h.shut()
 		return false
 	}
 	if !h.load.stopped() {
-		h.failOpen(writeFailure(err))
+		h.failOpen(&h.conn, writeFailure(err))
 	}
 	h.afterFailure()
 	return false
-}
-
-// requeueUnsent handles a server that closed before a write of which no
-// byte left: the streams it was to open never reached the server, and
-// their tickets go on a new connection (a reconnect, by the counting
-// rule); the streams written before end as closed before responding.
-func (h *h2Conn) requeueUnsent() {
-	for i := range h.lanes {
-		if !h.sess.Busy(i) {
-			continue
-		}
-		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
-			h.requeue = append(h.requeue, l.t)
-		} else if !h.load.stopped() {
-			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, causeClosedBeforeResponse), 1)
-		}
-	}
-	h.worker.addReconnect(h.next.phase)
-	h.shut()
 }
 
 // read reads what arrived, until the earliest timeout or the next
@@ -324,7 +264,7 @@ func (h *h2Conn) read() {
 	n, err := h.wire.Read(h.buf[h.carry:])
 	h.takeWire()
 	if n > 0 {
-		h.received = true
+		h.heard = true
 		if ferr := h.feed(n, time.Now()); ferr != nil {
 			h.protocolFailed(ferr)
 			return
@@ -348,7 +288,7 @@ func (h *h2Conn) read() {
 func (h *h2Conn) feed(n int, now time.Time) error {
 	data := h.buf[:h.carry+n]
 	m, err := h.sess.Feed(data)
-	h.events(now)
+	h.ended(&h.conn, now)
 	if err != nil {
 		return err
 	}
@@ -357,33 +297,6 @@ func (h *h2Conn) feed(n int, now time.Time) error {
 		h.buf = append(h.buf, make([]byte, min(len(h.buf), h2.MaxFrame))...)
 	}
 	return nil
-}
-
-// events counts the streams the last Feed ended.
-func (h *h2Conn) events(now time.Time) {
-	for _, ev := range h.sess.Events {
-		l := &h.lanes[ev.Slot]
-		switch ev.Kind {
-		case h2.Response:
-			scriptErr := ""
-			if h.worker.script != nil {
-				scriptErr = h.h2ScriptResponse(l.t.phase, &ev)
-			}
-			h.recordResponse(&l.t, l.sent, now, l.target, ev.Status, ev.Body, scriptErr)
-		case h2.Reset:
-			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
-		case h2.Unprocessed:
-			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
-		}
-	}
-}
-
-// resetCause is the cause of a stream the server reset.
-func resetCause(code http2.ErrCode) string {
-	if code == http2.ErrCodeRefusedStream {
-		return "refused stream"
-	}
-	return "stream reset by the server (" + code.String() + ")"
 }
 
 // expire ends the streams past their timeout with RST_STREAM(CANCEL),
@@ -442,13 +355,7 @@ func (h *h2Conn) readFailed(err error) {
 		h.shut()
 		return
 	}
-	f := readFailure(err, false)
-	if errors.Is(err, io.EOF) {
-		f = fail(record.Read, causeClosedBeforeResponse)
-	} else if errors.Is(err, syscall.ECONNRESET) {
-		f = fail(record.Read, causeResetBeforeResponse)
-	}
-	h.failOpen(f)
+	h.failOpen(&h.conn, readFailure(err, false))
 	h.afterFailure()
 }
 
@@ -460,40 +367,21 @@ func (h *h2Conn) protocolFailed(err error) {
 	if h.sess.Open() == 0 {
 		h.recordFailure(h.next.phase, time.Now(), 0, f, 1)
 	}
-	h.failOpen(f)
+	h.failOpen(&h.conn, f)
 	h.wire.send(h.sess.Out) //nolint:errcheck // the GOAWAY, as a courtesy
 	h.sess.Out = h.sess.Out[:0]
 	h.takeWire()
 	h.shut()
 }
 
-// failOpen ends every open stream with f.
-func (h *h2Conn) failOpen(f failure) {
-	for i := range h.lanes {
-		if h.sess.Busy(i) {
-			h.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, h.lanes[i].target, f, 1)
-		}
-	}
-	h.sess.Abandon()
-}
-
 // afterFailure closes the connection after a failure, and waits the
 // backoff when it failed before reading anything.
 func (h *h2Conn) afterFailure() {
-	refused := !h.received
+	refused := !h.heard
 	h.shut()
 	if refused && !h.load.stopped() {
 		h.sleep(h.nextBackoff())
 	}
-}
-
-// h2ScriptResponse hands a response to the script's response().
-func (h *h2Conn) h2ScriptResponse(phase int, ev *h2.Event) string {
-	h.sc.headers = h.sc.headers[:0]
-	for _, f := range ev.Headers {
-		h.sc.headers = append(h.sc.headers, script.Header{Name: f.Name, Value: f.Value})
-	}
-	return h.scriptResponse(phase, ev.Status, ev.Body)
 }
 
 // takeWire moves the wire's byte counts to the conn.
@@ -505,7 +393,7 @@ func (h *h2Conn) takeWire() {
 
 // attach makes nc the connection's socket.
 func (h *h2Conn) attach(nc net.Conn) {
-	h.nc, h.deadline, h.received = nc, time.Time{}, false
+	h.nc, h.deadline, h.heard = nc, time.Time{}, false
 	nc.SetDeadline(time.Time{}) //nolint:errcheck // a closed conn fails the read that follows
 	h.wire.attach(nc)
 	h.attached()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"io"
 	"syscall"
 	"time"
 
@@ -15,28 +16,17 @@ import (
 // own deadline on the loop's queue, and the part of the session's output
 // written so far. Only HTTP/2 connections allocate it.
 type h2Loop struct {
-	sess   *h2.Session
-	lanes  []h2Lane
+	h2Streams
 	timers []timed // the lanes' deadlines: lane i's is timers[i]
 	// off is how much of sess.Out is written; the rest waits for room.
 	off int
 	// shaking is set from the preface until the server's first SETTINGS;
 	// pending is set while the ticket in hand (conn.t) waits for them.
 	shaking, pending bool
-	// received is set once the connection read a byte after its
-	// handshake: one that fails before backs off.
-	received bool
-	unsent   unsent
-	// requeue holds tickets whose streams never reached a server that
-	// closed: they open first on the next connection.
-	requeue []ticket
 }
 
 func newH2Loop(c *loopConn) *h2Loop {
-	r := c.load
-	n := r.cfg.streams()
-	h := &h2Loop{sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize()}),
-		lanes: make([]h2Lane, n), timers: make([]timed, n)}
+	h := &h2Loop{h2Streams: newH2Streams(c.load, false), timers: make([]timed, c.load.cfg.streams())}
 	for i := range h.timers {
 		h.timers[i] = timed{id: c.id, lane: i + 1, index: -1}
 	}
@@ -64,7 +54,7 @@ func (c *loopConn) h2Event(mask uint32) {
 func (c *loopConn) h2Connected(now time.Time) {
 	h := c.h2
 	h.sess.Reset()
-	h.off, h.shaking, h.received = 0, true, false
+	h.off, h.shaking, h.heard = 0, true, false
 	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
 	c.h2Flush()
 }
@@ -88,11 +78,7 @@ func (c *loopConn) h2Ready(now time.Time) {
 		h.pending = false
 		c.h2Start(c.t, now)
 	}
-	for _, t := range h.requeue { // sent again: their streams never reached the server
-		c.h2Start(t, now)
-	}
-	h.requeue = h.requeue[:0]
-	c.h2Next()
+	c.h2Next() // and the tickets to send again, as the server's limit allows
 }
 
 // h2Begin sends an open-loop request the loop dispatched, on a new
@@ -128,8 +114,15 @@ func (c *loopConn) h2Next() {
 		c.h2Continue()
 		return
 	}
+	now := time.Now()
+	for h.sess.CanOpen() { // sent again first: their streams never reached a server
+		t, ok := h.requeued()
+		if !ok {
+			break
+		}
+		c.h2Start(t, now)
+	}
 	if c.l.sched == nil {
-		now := time.Now()
 		for c.active && h.sess.CanOpen() {
 			t, ok := c.load.next(c.worker)
 			if !ok {
@@ -168,13 +161,8 @@ func (c *loopConn) h2Continue() {
 // h2Start opens a stream for ticket t on a free lane.
 func (c *loopConn) h2Start(t ticket, now time.Time) {
 	h := c.h2
-	slot := 0
-	for h.sess.Busy(slot) {
-		slot++
-	}
 	req, target := c.h2Target(t)
-	h.lanes[slot] = h2Lane{t: t, sent: now, seq: h.unsent.started(), target: target}
-	h.sess.Start(slot, req)
+	slot := h.start(t, req, target, now)
 	c.l.deadlines.push(&h.timers[slot], now.Add(c.load.cfg.Timeout))
 	c.hold(true)
 }
@@ -213,30 +201,18 @@ func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
 		c.h2Failed(writeFailure(errno))
 		return
 	}
-	var requeued []ticket
-	for i := range h.lanes {
-		if !h.sess.Busy(i) {
-			continue
-		}
-		if l := &h.lanes[i]; h.unsent.unwritten(l.seq) {
-			requeued = append(requeued, l.t)
-		} else if !c.load.stopped() {
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, causeClosedBeforeResponse), 1)
-		}
-	}
+	h.requeueUnwritten(&c.conn, c.t.phase)
 	if h.pending {
-		requeued = append(requeued, c.t)
+		h.requeue = append(h.requeue, c.t)
 	}
 	h.pending = false
-	c.worker.addReconnect(c.t.phase)
 	c.shut()
 	c.hold(false)
-	if len(requeued) == 0 {
-		c.h2Continue()
+	if t, ok := h.requeued(); ok {
+		c.h2Dial(t)
 		return
 	}
-	h.requeue = append(h.requeue[:0], requeued[1:]...)
-	c.h2Dial(requeued[0])
+	c.h2Continue()
 }
 
 // h2Read reads what arrived, into the loop's buffer after the partial
@@ -259,10 +235,13 @@ func (c *loopConn) h2Read() {
 			return
 		}
 		c.bytesIn += int64(m)
-		h.received = h.received || !h.shaking
+		h.heard = h.heard || !h.shaking
 		now := time.Now()
 		used, err := h.sess.Feed(buf[:n+m])
-		c.h2Events(now)
+		for _, ev := range h.sess.Events {
+			c.l.deadlines.remove(&h.timers[ev.Slot])
+		}
+		h.ended(&c.conn, now)
 		if err != nil {
 			c.h2ProtocolFailed(err)
 			return
@@ -277,23 +256,6 @@ func (c *loopConn) h2Read() {
 		if n+m < len(buf) && !c.hangup {
 			c.h2Next()
 			return // drained: the next input event brings more
-		}
-	}
-}
-
-// h2Events counts the streams the last Feed ended.
-func (c *loopConn) h2Events(now time.Time) {
-	h := c.h2
-	for _, ev := range h.sess.Events {
-		l := &h.lanes[ev.Slot]
-		c.l.deadlines.remove(&h.timers[ev.Slot])
-		switch ev.Kind {
-		case h2.Response:
-			c.recordResponse(&l.t, l.sent, now, l.target, ev.Status, ev.Body, "")
-		case h2.Reset:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
-		case h2.Unprocessed:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
 		}
 	}
 }
@@ -337,13 +299,11 @@ func (c *loopConn) h2Closed(errno syscall.Errno) {
 		c.h2Continue()
 		return
 	}
-	f := fail(record.Read, causeClosedBeforeResponse)
-	if errno == unix.ECONNRESET {
-		f.cause = causeResetBeforeResponse
-	} else if errno != 0 {
-		f = readFailure(errno, false)
+	var err error = io.EOF // a read of 0 bytes: the server closed
+	if errno != 0 {
+		err = errno
 	}
-	c.h2Failed(f)
+	c.h2Failed(readFailure(err, false))
 }
 
 // h2ProtocolFailed ends a connection whose server broke the protocol:
@@ -383,7 +343,7 @@ func (c *loopConn) h2Failed(f failure) {
 			c.record(fail(record.Connect, "HTTP/2 handshake: "+f.cause), 1)
 		}
 	}
-	refused := !h.received
+	refused := !h.heard
 	h.pending = false
 	c.shut()
 	c.hold(false)
