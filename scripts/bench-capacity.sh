@@ -39,7 +39,11 @@ case $target in
 esac
 
 taskset -c 0 "$pummel" capacity -q -c "$conns" -t 1 --step "${step}s" --from "$from" --threshold "$slo" --threshold 'errors<0.1%' \
-  "${watch[@]}" -o "$work/capacity.json" --format markdown "$url" >"$work/capacity.md" || true
+  "${watch[@]}" -o "$work/capacity.json" --format markdown "$url" >"$work/capacity.md" || rc=$?
+case ${rc:-0} in # 3: no rate met the SLO, itself a finding; anything else: the search was not carried out
+  0 | 3) ;;
+  *) echo "$0: pummel capacity exited $rc" >&2; exit 1 ;;
+esac
 {
   cat "$work/capacity.md"
   echo

@@ -70,8 +70,9 @@ if [ -n "$depth" ]; then
     case $tool in pummel | pummel-goroutine | wrk) tools="$tools $tool-pipeline" ;; esac
   done
 fi
+base=wrk # the peer each row's ratio is taken to: h2load at the same -m for HTTP/2
 if [ -n "$h2streams" ]; then
-  bench_h2c=1 tools="" depth=""
+  bench_h2c=1 tools="" depth="" base=h2load
   for m in $h2streams; do tools="$tools pummel-h2-$m pummel-goroutine-h2-$m h2load-h2-$m"; done
 fi
 bench_setup
@@ -80,10 +81,11 @@ bench_nginx 18089
 
 if [ -n "$h2streams" ]; then # every stream counted, exactly
   before=$(served)
-  taskset -c 0 "$pummel" -q -c 64 -n 200000 --http2 --streams 16 --format json "$url" >"$work/exact.json"
+  most=$(tr ' ' '\n' <<<"$h2streams" | sort -n | tail -1) # the most streams asked for
+  taskset -c 0 "$pummel" -q -c 64 -n 200000 --http2 --streams "$most" --format json "$url" >"$work/exact.json"
   sent=$(( $(served) - before - 1 ))
   counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
-  exact="pummel -n 200000 --http2 --streams 16 -c 64: pummel counted $counted responses, nginx served $sent requests"
+  exact="pummel -n 200000 --http2 --streams $most -c 64: pummel counted $counted responses, nginx served $sent requests"
   echo "$exact" >&2
 fi
 
@@ -152,7 +154,7 @@ headline() {
 }
 
 {
-  echo "| tool | connections | requests/s | requests per client CPU-second (lowest–highest) | vs wrk | vs wrk, paired (range) | vs wrk, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
+  echo "| tool | connections | requests/s | requests per client CPU-second (lowest–highest) | vs $base | vs $base, paired (range) | vs $base, paired, CPUs in the same state (pairs) | client max RSS | client sleeps per 1,000 requests | noisy runs |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   paste "$runs" "$work/other.tsv" | awk -F'\t' -v tools="$tools" -v conns="$conns" -v reps="$reps" -v slow="$probe_slow" \
     -v depth="${depth:-0}" -v rows="$work/rows.tsv" -v headline="$work/headline.tsv" "$awk_median"'
@@ -215,7 +217,7 @@ headline() {
 } >"$work/table.md"
 
 {
-  echo "Requests per client CPU-second: median (lowest–highest) and paired ratio to wrk$([ -n "$depth" ] && echo ", pipelined rows to wrk with scripts/lua/pipeline.lua at the same depth")."
+  echo "Requests per client CPU-second: median (lowest–highest) and paired ratio to $base$([ -n "$depth" ] && echo ", pipelined rows to wrk with scripts/lua/pipeline.lua at the same depth")."
   echo
   headline
   echo
@@ -228,7 +230,7 @@ headline() {
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
-  [ -n "$h2streams" ] && echo "HTTP/2 (h2c): the \"vs wrk\" columns compare each row with h2load at the same number of streams per connection. Exact count: $exact."
+  [ -n "$h2streams" ] && echo "HTTP/2 (h2c): each row is compared with h2load at the same number of streams per connection. Exact count: $exact."
   echo
   echo "<details><summary>Every run, in the order run</summary>"
   echo

@@ -111,9 +111,9 @@ bench_command() {
     h2load-h2-*) echo "h2load -t$t -c$c -m${1##*-} -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
-    pummel-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
-    pummel-goroutine-pipeline) echo "$bin -q -t1 -c$c -d${dur}s --timeout 30s --pipeline $depth --engine goroutine $url" ;;
-    wrk-pipeline) echo "wrk -t1 -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
+    pummel-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
+    pummel-goroutine-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth --engine goroutine $url" ;;
+    wrk-pipeline) echo "wrk -t$t -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
   esac
 }
 
