@@ -257,3 +257,21 @@ func TestHTTP2OverAUnixSocket(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTP2ScriptSeesLowerCaseHeaders: response() gets a response's
+// header fields as HTTP/2 sends them, in lower case.
+func TestHTTP2ScriptSeesLowerCaseHeaders(t *testing.T) {
+	u, _ := startH2C(t, func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("X-Token", "t0k3n") })
+	cfg := Config{URL: u, Requests: 20, Connections: 1, Threads: 1, Timeout: 5 * time.Second, HTTP2: true}
+	withScript(t, &cfg, luaFile(t, "case.lua", `function response(status, headers, body)
+  if headers["x-token"] ~= "t0k3n" or headers["X-Token"] ~= nil then error("headers not in lower case") end
+end
+`))
+	res, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 20 || res.Errors.Total() != 0 {
+		t.Errorf("%d responses, errors %v: want 20 and none", res.Requests, res.ErrorCauses)
+	}
+}
