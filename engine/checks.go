@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/internal/parse"
 )
 

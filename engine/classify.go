@@ -3,12 +3,12 @@ package engine
 import (
 	"crypto/tls"
 	"errors"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"io"
 	"net"
 	"os"
 	"syscall"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"
 )

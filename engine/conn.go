@@ -2,9 +2,9 @@ package engine
 
 import (
 	"cmp"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/pummel-dev/pummel/stats/requestlog"
 )

@@ -20,11 +20,11 @@ package engine
 import (
 	"context"
 	"crypto/tls"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"net"
 	"net/url"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats/requestlog"
 )

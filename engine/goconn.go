@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"io"
 	"net"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/stats/record"
 )
 

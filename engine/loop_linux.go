@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"github.com/pummel-dev/pummel/engine/http1"
 	"runtime"
 	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"golang.org/x/sys/unix"
 )
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pummel-dev/pummel/engine/http1"
 	"net/url"
 	"sync"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/pummel-dev/pummel/engine/http1"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
