@@ -90,7 +90,7 @@ func (s *goConn) exchange() {
 		}
 		if err := s.send(); err != nil {
 			untouched := s.wire.written == 0
-			s.takeWire()
+			s.takeWire(s.wire)
 			if !retried && s.served > 0 && untouched && closedBeforeWrite(err) {
 				s.worker.addReconnect(s.t.phase) // closed before the request reached it
 				s.shut()
@@ -104,7 +104,7 @@ func (s *goConn) exchange() {
 			}
 			return
 		}
-		s.takeWire()
+		s.takeWire(s.wire)
 		s.wrote(start)
 		s.await()
 		return
@@ -148,7 +148,7 @@ func (s *goConn) await() {
 			b = *sp
 		}
 		n, err := s.wire.Read(b)
-		s.takeWire()
+		s.takeWire(s.wire)
 		done := n > 0 && s.consume(b[:n], sp != nil)
 		if sp != nil {
 			scratchPool.Put(sp)
@@ -266,13 +266,6 @@ func (s *goConn) moveDeadline(start time.Time) {
 		s.deadline = due.Add(s.load.deadlineSlack)
 		s.nc.SetDeadline(s.deadline) //nolint:errcheck // a closed conn fails the write that follows
 	}
-}
-
-// takeWire moves the wire's byte counts to the conn.
-func (s *goConn) takeWire() {
-	s.bytesIn += s.wire.read
-	s.bytesOut += s.wire.written
-	s.wire.read, s.wire.written = 0, 0
 }
 
 // open dials a fresh connection and registers it with the run.

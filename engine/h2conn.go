@@ -100,7 +100,7 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 		err = h.wire.send(h.sess.Out) // the SETTINGS ack
 		h.sess.Out = h.sess.Out[:0]
 	}
-	h.takeWire()
+	h.takeWire(h.wire)
 	if err != nil {
 		nc.Close()
 		h.wire.attach(nil)
@@ -237,7 +237,7 @@ func (h *h2Conn) flush() bool {
 	err := h.wire.send(h.sess.Out)
 	untouched := h.wire.written == 0
 	h.sess.Out = h.sess.Out[:0]
-	h.takeWire()
+	h.takeWire(h.wire)
 	if err == nil {
 		h.unsent.flushed()
 		return true
@@ -262,7 +262,7 @@ func (h *h2Conn) read() {
 		return
 	}
 	n, err := h.wire.Read(h.buf[h.carry:])
-	h.takeWire()
+	h.takeWire(h.wire)
 	if n > 0 {
 		h.heard = true
 		if ferr := h.feed(n, time.Now()); ferr != nil {
@@ -370,7 +370,7 @@ func (h *h2Conn) protocolFailed(err error) {
 	h.failOpen(&h.conn, f)
 	h.wire.send(h.sess.Out) //nolint:errcheck // the GOAWAY, as a courtesy
 	h.sess.Out = h.sess.Out[:0]
-	h.takeWire()
+	h.takeWire(h.wire)
 	h.shut()
 }
 
@@ -382,13 +382,6 @@ func (h *h2Conn) afterFailure() {
 	if refused && !h.load.stopped() {
 		h.sleep(h.nextBackoff())
 	}
-}
-
-// takeWire moves the wire's byte counts to the conn.
-func (h *h2Conn) takeWire() {
-	h.bytesIn += h.wire.read
-	h.bytesOut += h.wire.written
-	h.wire.read, h.wire.written = 0, 0
 }
 
 // attach makes nc the connection's socket.

@@ -205,3 +205,10 @@ func (w *wire) peek() peekResult {
 	}
 	return peekNothing
 }
+
+// takeWire moves w's byte counts to the connection's, for its next batch.
+func (c *conn) takeWire(w *wire) {
+	c.bytesIn += w.read
+	c.bytesOut += w.written
+	w.read, w.written = 0, 0
+}
