@@ -72,7 +72,7 @@ func clientLimit(res stats.Result, connections int, best float64) string {
 		best = own.Min
 	}
 	if needed := res.TargetRate * best / 1e6; needed >= busy {
-		return fmt.Sprintf("every connection was busy: %s req/s need about %.0f connections even at the server's best (%s a request), -c is %d: raise -c",
+		return fmt.Sprintf("every connection was busy: %s req/s need about %.0f requests in flight even at the server's best (%s a request), and at most %d can be (-c, times --streams with --http2): raise -c",
 			render.FormatRateWhole(res.TargetRate), needed/busyConnections, render.FormatTime(best), connections)
 	}
 	return ""

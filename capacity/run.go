@@ -24,7 +24,8 @@ type Search struct {
 	Settings
 	// SLO is the thresholds every step must meet.
 	SLO []threshold.Expr
-	// Connections is how many connections every step holds.
+	// Connections is how many requests every step can keep in flight: its
+	// connections, times their streams with HTTP/2.
 	Connections int
 	// Confirm is whether to run a confirmation at the answer.
 	Confirm bool
@@ -181,7 +182,7 @@ func (s *Search) load(ctx context.Context, out *Outcome, l Load, judge func(stat
 		out.Interrupted = ctx.Err() != nil
 		return res, Fail, ignoreCancel(ctx, err)
 	}
-	if res.Requests == 0 && len(out.Steps) == 0 {
+	if res.Requests == 0 && len(out.Steps) == 0 && !res.Interrupted && ctx.Err() == nil { // an interrupt is no server's silence
 		return res, Fail, fmt.Errorf("%w (errors: %s)", ErrNoResponse, render.ErrorList(res.Errors))
 	}
 	j := Judgement{Verdict: Fail}

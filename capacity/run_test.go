@@ -136,3 +136,18 @@ func TestRunKeepsTheStepsWhenALoadFails(t *testing.T) {
 		t.Errorf("Run = %d steps, capacity %v, to %g, %v; want 3 steps, 40, 1000 and the load's error", len(out.Steps), deref(out.Capacity.Rate), out.To, err)
 	}
 }
+
+// TestRunInterruptedInTheFirstStep: an interrupt before the first step
+// answered anything is the user's, not a server that never answers.
+func TestRunInterruptedInTheFirstStep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := Search{Settings: Settings{From: 10, Precision: 0.02, MaxSteps: 20}, Connections: 1,
+		Measure: func(context.Context, Load) (stats.Result, error) {
+			cancel()
+			return stats.Result{Interrupted: true}, nil
+		}}
+	out, err := s.Run(ctx)
+	if errors.Is(err, ErrNoResponse) || !out.Interrupted {
+		t.Errorf("Run = interrupted %v, %v; want interrupted, and no word of a server that never answers", out.Interrupted, err)
+	}
+}

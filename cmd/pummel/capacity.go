@@ -28,11 +28,9 @@ type searchOptions struct {
 
 // Defaults of the search flags.
 const (
-	defaultStep      = 10 * time.Second
-	defaultFrom      = 10.0
-	defaultPrecision = 0.02
-	defaultMaxSteps  = 20
-	maxSearchSteps   = 1000
+	defaultStep     = 10 * time.Second
+	defaultMaxSteps = 20
+	maxSearchSteps  = 1000
 )
 
 func searchFlags(s *searchOptions) []cli.Flag {
@@ -161,7 +159,9 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	l.shape = l.rec.recordedConfig(cfg)
 	l.header = func(w io.Writer) error { return render.WriteCapacityHeader(w, l.shape, exprTexts(slo), search) }
 	run := &capacityRun{loader: l, cfg: cfg, search: search, progress: newProgress(l.stderr, l.progress)}
-	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections, Confirm: search.ConfirmS > 0,
+	// Connections is what the search can keep in flight: with --http2,
+	// each connection's streams.
+	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1), Confirm: search.ConfirmS > 0,
 		Measure: run.measure, Rest: run.rest, Done: run.done}
 	body := func(ctx context.Context, w *measure.Watch) (stats.Result, error) {
 		run.watch = w

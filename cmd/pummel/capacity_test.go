@@ -180,3 +180,14 @@ func TestUnboundedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityOfASilentServerExitsOne: a server that never answers makes
+// the search impossible: exit 1, as a load that got no answer, not 2.
+func TestCapacityOfASilentServerExitsOne(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{Stall: true})
+	code, _, errOut := pummel(t.Context(), "capacity", "-c", "1", "-t", "1", "--step", "1s", "--step-warmup", "0s", "--timeout", "200ms",
+		"--threshold", "p99<1s", srv.URL())
+	if code != exitFailed || !strings.Contains(errOut, "did not answer one request") {
+		t.Errorf("exit %d, stderr %q; want 1 and the server named silent", code, errOut)
+	}
+}

@@ -26,7 +26,6 @@ var foreignFlags = map[string]string{
 	"latency-correction": "oha's --latency-correction is always on with -R",
 	"unix-socket":        "oha's and Vegeta's -unix-socket PATH is --unix PATH",
 	"root-certs":         "Vegeta's -root-certs FILE is --cacert FILE",
-	"targets":            "Vegeta's -targets: pummel loads one URL; a -s script can vary the requests",
 	"workers":            "Vegeta's -workers N is -c N (one request at a time per connection)",
 }
 

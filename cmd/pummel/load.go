@@ -175,6 +175,8 @@ func loadError(ctx context.Context, err error) error {
 		return exitError{exitInterrupted, "interrupted before the run started"}
 	case errors.Is(err, engine.ErrUnreachable):
 		return exitError{exitFailed, err.Error() + certificateHint(err)} // names host:port, never credentials
+	case errors.As(err, new(exitError)):
+		return err // it says its own exit code (a capacity search that could not be carried out)
 	}
 	// A setting refused at Run, not at parse (a --start-at that passed
 	// while --exec waited for readiness): name the flag, as at parse.
