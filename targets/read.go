@@ -212,9 +212,6 @@ func (p *parser) bodyFile(t *Target, path string) error {
 		return p.errorf("body file: %v", err)
 	}
 	t.Body = b
-	if t.Body == nil {
-		t.Body = []byte{}
-	}
 	return nil
 }
 

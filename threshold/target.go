@@ -43,21 +43,48 @@ func checkTargetFigure(f figure.Figure) error {
 	return nil
 }
 
+// CheckTarget refuses, before any load, a threshold on a target that the
+// load will not have: names lists the load's targets in order, each by
+// its name ("" for one without), and is empty without --targets.
+func (e Expr) CheckTarget(names []string) error {
+	if e.target == "" {
+		return nil
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("{target=%s}: a target needs --targets", e.target)
+	}
+	if targetIndex(names, e.target) < 0 {
+		return fmt.Errorf("{target=%s}: --targets lists %d targets, none of that place or name", e.target, len(names))
+	}
+	return nil
+}
+
+// targetIndex is the place in names of target, a 1-based number or a
+// name, from 0; -1 when there is none.
+func targetIndex(names []string, target string) int {
+	if i, err := strconv.Atoi(target); err == nil {
+		if i < 1 || i > len(names) {
+			return -1
+		}
+		return i - 1
+	}
+	for j, n := range names {
+		if n == target {
+			return j
+		}
+	}
+	return -1
+}
+
 // targetView is the part of r that is target's, as a result of its own,
 // or false when r has no such target.
 func targetView(r stats.Result, target string) (stats.Result, bool) {
-	i, err := strconv.Atoi(target)
-	if err == nil {
-		i-- // 1-based
-	} else {
-		i = -1
-		for j, t := range r.Targets {
-			if t.Name == target {
-				i = j
-			}
-		}
+	names := make([]string, len(r.Targets))
+	for j, t := range r.Targets {
+		names[j] = t.Name
 	}
-	if i < 0 || i >= len(r.Targets) {
+	i := targetIndex(names, target)
+	if i < 0 {
 		return stats.Result{}, false
 	}
 	t := r.Targets[i]

@@ -60,3 +60,32 @@ func mustParse(t *testing.T, s string) Expr {
 	}
 	return e
 }
+
+// TestCheckTarget: a threshold on a target the load will not have is
+// refused before any load, naming the selector.
+func TestCheckTarget(t *testing.T) {
+	names := []string{"", "login"}
+	tests := []struct {
+		expr  string
+		names []string
+		ok    bool
+	}{
+		{"p99<1s", nil, true},
+		{"p99{target=1}<1s", names, true},
+		{"p99{target=2}<1s", names, true},
+		{"p99{target=login}<1s", names, true},
+		{"p99{target=3}<1s", names, false},
+		{"p99{target=0}<1s", names, false},
+		{"p99{target=logn}<1s", names, false},
+		{"p99{target=1}<1s", nil, false},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.CheckTarget(tt.names); (err == nil) != tt.ok {
+			t.Errorf("%s with %q: %v, want ok %v", tt.expr, tt.names, err, tt.ok)
+		}
+	}
+}

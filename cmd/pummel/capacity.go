@@ -141,7 +141,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	slo, err := l.opts.slo(plan)
+	slo, err := l.opts.slo(plan, cfg.Targets)
 	if err != nil {
 		return err
 	}
@@ -337,8 +337,8 @@ func errText(err error) string {
 
 // slo reads the thresholds a search judges its steps by: at least one,
 // none on the rate it searches.
-func (o *options) slo(plan watchPlan) ([]threshold.Expr, error) {
-	slo, err := o.thresholds(plan)
+func (o *options) slo(plan watchPlan, targets []engine.Target) ([]threshold.Expr, error) {
+	slo, err := o.thresholds(plan, targets)
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func (l *loader) load(c *cli.Context) error {
 	if err := checkStartRuns(cfg, plan.runs); err != nil {
 		return err
 	}
-	thresholds, err := l.opts.thresholds(plan)
+	thresholds, err := l.opts.thresholds(plan, cfg.Targets)
 	if err != nil {
 		return err
 	}

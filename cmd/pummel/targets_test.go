@@ -49,6 +49,16 @@ func TestBadTargetsExitTwoNamingTheLine(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 naming --targets", args, code, stderr)
 		}
 	}
+	for _, args := range [][]string{ // a target the load does not have, found before it
+		{"--targets", path, "-n", "1", "--threshold", "p99{target=2}<1s"},
+		{"--targets", path, "-n", "1", "--threshold", "p99{target=login}<1s"},
+		{"-n", "1", "--threshold", "p99{target=1}<1s", "http://127.0.0.1:1/"},
+	} {
+		code, stdout, stderr := pummel(t.Context(), args...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--threshold") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 naming --threshold before any load", args, code, stdout, stderr)
+		}
+	}
 }
 
 func TestTargetsFromStdinTakeTheDefaults(t *testing.T) {

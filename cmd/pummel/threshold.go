@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/figure"
 	"github.com/pummel-dev/pummel/stats/render"
@@ -11,14 +12,22 @@ import (
 )
 
 // thresholds reads every --threshold before any load is sent: a bad
-// expression, or one on a server figure with no server to watch, is bad
-// usage naming the flag and the expression.
-func (o *options) thresholds(plan watchPlan) ([]threshold.Expr, error) {
+// expression, one on a server figure with no server to watch, or one on a
+// target the load does not have, is bad usage naming the flag and the
+// expression.
+func (o *options) thresholds(plan watchPlan, targets []engine.Target) ([]threshold.Expr, error) {
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
 	var out []threshold.Expr
 	for _, s := range o.thresholdExprs.Value() {
 		e, err := threshold.Parse(s)
 		if err == nil {
 			err = needs(e.Need(), plan)
+		}
+		if err == nil {
+			err = e.CheckTarget(names)
 		}
 		if err != nil {
 			return nil, usageError{fmt.Sprintf("--threshold %q: %v", s, err)}
