@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/figure"
 )
 
 // WriteCapacityHeader writes what a capacity search runs: "Capacity
@@ -195,7 +196,7 @@ func capacityRows(steps []stats.Result, server bool) [][]string {
 		}
 		row = append(row, FormatCount(st.Errors.Total()))
 		if server {
-			row = append(row, serverCells(st.Server)...)
+			row = append(row, serverCells(st)...)
 		}
 		outcome := ""
 		if st.StepResult != nil {
@@ -213,12 +214,17 @@ func latencyCell(l *stats.Latency, pick func(stats.Latency) float64) string {
 	return FormatTime(pick(*l))
 }
 
-// serverCells are the first watched server's CPU per request and peak RSS.
-func serverCells(s []stats.ServerUsage) []string {
-	if len(s) == 0 {
-		return []string{"-", "-"}
+// serverCells are a step's server CPU per request and peak RSS, each the
+// worst watched process's, as every output reads a server figure.
+func serverCells(st stats.Result) []string {
+	cells := []string{"-", "-"}
+	if vs := figure.Must("server_cpu_per_request").Samples(st); len(vs) > 0 {
+		cells[0] = FormatTime(vs[0])
 	}
-	return []string{FormatTime(s[0].CPUUsPerRequest), FormatBytes(float64(s[0].RSSBytes.Peak))}
+	if vs := figure.Must("server_rss_peak").Samples(st); len(vs) > 0 {
+		cells[1] = FormatBytes(vs[0])
+	}
+	return cells
 }
 
 // FormatRateWhole formats a rate as a whole number with commas between

@@ -51,7 +51,8 @@ func TestCapacityMarkdownSortsStepsByRate(t *testing.T) {
 	rate := 200.0
 	step := func(target float64, verdict string) stats.Result {
 		return stats.Result{TargetRate: target, AchievedRate: target, Latency: &stats.Latency{P50: 100, P90: 200, P99: 300, P999: 400},
-			StepResult: &stats.StepResult{Verdict: verdict}, Server: []stats.ServerUsage{{CPUUsPerRequest: 12, RSSBytes: stats.RSS{Peak: 1 << 20}}}}
+			StepResult: &stats.StepResult{Verdict: verdict}, Server: []stats.ServerUsage{{CPUUsPerRequest: 5, RSSBytes: stats.RSS{Peak: 1 << 19}},
+				{CPUUsPerRequest: 12, RSSBytes: stats.RSS{Peak: 1 << 20}}}} // the worst process's figures show
 	}
 	r := stats.Result{Config: stats.Config{Method: "GET", URL: "http://h/", Command: "pummel capacity --threshold 'p99<1ms' http://h/"},
 		Server:   []stats.ServerUsage{{}},
