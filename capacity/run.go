@@ -162,6 +162,20 @@ func (s *Search) confirm(ctx context.Context, out *Outcome, rate, baseP50 float6
 	return nil
 }
 
+// ErrServerExited ends a search whose watched server exited during a
+// step: what followed measured no server, and is no step of the search.
+var ErrServerExited = errors.New("the server exited during the step")
+
+// exited reports a watched server that exited during res's load.
+func exited(res stats.Result) error {
+	for _, s := range res.Server {
+		if s.ExitedDuringLoad {
+			return fmt.Errorf("%w at %s req/s (pid %d)", ErrServerExited, render.FormatRateWhole(res.TargetRate), s.PID)
+		}
+	}
+	return nil
+}
+
 // step runs one open-loop load and judges it.
 func (s *Search) step(ctx context.Context, out *Outcome, l Load, baseP50 float64) (stats.Result, Verdict, error) {
 	return s.load(ctx, out, l, func(res stats.Result) Judgement { return Judge(res, s.SLO, s.Connections, baseP50) })
@@ -178,6 +192,9 @@ func (s *Search) load(ctx context.Context, out *Outcome, l Load, judge func(stat
 		}
 	}
 	res, err := s.Measure(ctx, l)
+	if err == nil {
+		err = exited(res)
+	}
 	if err != nil {
 		out.Interrupted = ctx.Err() != nil
 		return res, Fail, ignoreCancel(ctx, err)

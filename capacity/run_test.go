@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -149,5 +150,24 @@ func TestRunInterruptedInTheFirstStep(t *testing.T) {
 	out, err := s.Run(ctx)
 	if errors.Is(err, ErrNoResponse) || !out.Interrupted {
 		t.Errorf("Run = interrupted %v, %v; want interrupted, and no word of a server that never answers", out.Interrupted, err)
+	}
+}
+
+// TestRunStopsWhenTheServerExits: a watched server that exits during a
+// step ends the search with an error naming the step, not a failed step
+// judged by its errors; the steps before it are kept.
+func TestRunStopsWhenTheServerExits(t *testing.T) {
+	m := &model{capacity: 500}
+	s := Search{Settings: Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64,
+		Measure: func(ctx context.Context, l Load) (stats.Result, error) {
+			res, err := m.measure(ctx, l)
+			if len(m.loads) == 3 {
+				res.Server = []stats.ServerUsage{{PID: 42, ExitedDuringLoad: true}}
+			}
+			return res, err
+		}}
+	out, err := s.Run(context.Background())
+	if !errors.Is(err, ErrServerExited) || !strings.Contains(err.Error(), "pid 42") || len(out.Steps) != 2 {
+		t.Errorf("Run = %d steps, %v; want 2 steps and the server's exit named", len(out.Steps), err)
 	}
 }
