@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/stats/record"
 	"golang.org/x/net/http2"
 )
@@ -406,12 +407,7 @@ func (h *h2Conn) shut() {
 
 // sleep waits d, unless the run stops first.
 func (h *h2Conn) sleep(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-h.load.ctx.Done():
-	}
+	wait.For(h.load.ctx, d) //nolint:errcheck // a stop is seen by the loop
 }
 
 // finish hands the last outcomes to the worker and closes the connection.

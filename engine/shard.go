@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -84,16 +85,8 @@ func (r *load) waitUntil(at time.Time, lead time.Duration) error {
 	if at.IsZero() {
 		return nil
 	}
-	d := time.Until(at.Add(-lead))
-	if d <= 0 {
-		return nil
+	if d := time.Until(at.Add(-lead)); d > 0 {
+		return wait.For(r.ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-r.ctx.Done():
-		return r.ctx.Err()
-	}
+	return nil
 }

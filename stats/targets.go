@@ -119,7 +119,7 @@ func sameTargets(a, b []Target) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || a[i].Method != b[i].Method || a[i].URL != b[i].URL {
+		if a[i].Name != b[i].Name || a[i].Method != b[i].Method || a[i].URL != b[i].URL || a[i].Weight != b[i].Weight {
 			return false
 		}
 	}

@@ -56,10 +56,15 @@ func TestCombineMergesTargets(t *testing.T) {
 	if err != nil || h.TotalCount() != 40 {
 		t.Fatalf("merged histogram: %v, %v", h, err)
 	}
-	other := targetsResult(t, 1, 0)
-	other.Targets[1].URL = "http://h/other"
-	out, err = Combine([]Result{targetsResult(t, 10, 2), other}, Sequential)
-	if err != nil || out.Targets != nil || !strings.Contains(strings.Join(out.Warnings, "\n"), "different target lists") {
-		t.Fatalf("mismatched lists: targets %v, warnings %v, %v", out.Targets, out.Warnings, err)
+	for _, change := range []func(*Target){
+		func(t *Target) { t.URL = "http://h/other" },
+		func(t *Target) { t.Weight++ }, // the same requests, another mix
+	} {
+		other := targetsResult(t, 1, 0)
+		change(&other.Targets[1])
+		out, err = Combine([]Result{targetsResult(t, 10, 2), other}, Sequential)
+		if err != nil || out.Targets != nil || !strings.Contains(strings.Join(out.Warnings, "\n"), "different target lists") {
+			t.Fatalf("mismatched lists: targets %v, warnings %v, %v", out.Targets, out.Warnings, err)
+		}
 	}
 }

@@ -26,7 +26,7 @@ func Result(res *stats.Result, clean func(string) string) {
 		res.Server[i].ExitReason = clean(res.Server[i].ExitReason)
 	}
 	if res.Capacity != nil {
-		res.Capacity.Why = clean(res.Capacity.Why)
+		res.Capacity.Why, res.Capacity.Stopped = clean(res.Capacity.Why), clean(res.Capacity.Stopped)
 	}
 	if res.StepResult != nil {
 		res.Why = clean(res.Why)

@@ -19,7 +19,7 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 		}
 	}
 	res := leaf()
-	res.Capacity = &stats.Capacity{Why: "cap " + secret}
+	res.Capacity = &stats.Capacity{Why: "cap " + secret, Stopped: "stopped " + secret}
 	res.Stages, res.Runs, res.Steps = []stats.Result{leaf()}, []stats.Result{leaf()}, []stats.Result{leaf()}
 	Result(&res, func(s string) string { return strings.ReplaceAll(s, secret, Redacted) })
 	check := func(path string, r stats.Result) {
@@ -36,7 +36,7 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 	for _, part := range [][]stats.Result{res.Stages, res.Runs, res.Steps} {
 		check("part", part[0])
 	}
-	if strings.Contains(res.Capacity.Why, secret) {
+	if strings.Contains(res.Capacity.Why+res.Capacity.Stopped, secret) {
 		t.Errorf("capacity.why %q keeps the secret", res.Capacity.Why)
 	}
 }
