@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/pummel-dev/pummel/internal/redact"
 )
 
 // CheckMethod reports what is wrong with m as an HTTP method: it must be
@@ -87,3 +89,22 @@ func isControl(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }
 
 // isBlankOrControl reports a character a request target may not hold raw.
 func isBlankOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
+
+// ParseURL reads a target URL as every input gives one (the command
+// line, a targets file): http or https, with a host, and no space or
+// control character, which url.Parse would escape in the path and keep raw
+// in the query, breaking the request line. Its errors name the URL with
+// its credentials redacted.
+func ParseURL(s string) (*url.URL, error) {
+	if strings.ContainsFunc(s, isBlankOrControl) {
+		return nil, fmt.Errorf("%q holds a space or control character; escape it (a space is %%20)", redact.URL(s))
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("%q is not an http:// or https:// URL with a host", redact.URL(s))
+	}
+	if err := CheckTarget(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}

@@ -13,10 +13,8 @@ package targets
 import (
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/redact"
 )
 
 // Target is one request of the list: Method is upper case as given (""
@@ -38,15 +36,9 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line,
 // parseURL checks a target's URL: http or https, with a host, and no
 // space or control character.
 func parseURL(s string) (*url.URL, error) {
-	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return nil, fmt.Errorf("URL %q holds a space or control character; escape it (a space is %%20)", redact.URL(s))
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("%q is not an http:// or https:// URL with a host", redact.URL(s))
-	}
-	if err := engine.CheckTarget(u); err != nil {
-		return nil, err
+	u, err := engine.ParseURL(s)
+	if err != nil {
+		return nil, fmt.Errorf("URL %w", err)
 	}
 	return u, nil
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/targets"
 	"github.com/urfave/cli/v2"
 )
@@ -139,14 +138,9 @@ func parseTarget(s string) (*url.URL, error) {
 	if s == "" {
 		return nil, usageError{"URL: missing; usage: pummel [flags] http://host:port/path"}
 	}
-	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		// url.Parse would escape a space in the path and keep one in the
-		// query raw, breaking the request line: refuse both.
-		return nil, usageError{fmt.Sprintf("URL: %q holds a space or control character; escape it (a space is %%20)", redact.URL(s))}
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, usageError{fmt.Sprintf("URL: %q is not an http:// or https:// URL with a host", redact.URL(s))}
+	u, err := engine.ParseURL(s)
+	if err != nil {
+		return nil, usageError{"URL: " + err.Error()}
 	}
 	return u, nil
 }
