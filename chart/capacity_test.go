@@ -3,6 +3,7 @@ package chart
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -49,6 +50,17 @@ func TestCapacityChart(t *testing.T) {
 		}
 		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "capacity.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SLO's bound, the capacity, the percentiles and both panels'
+	// achieved lines are drawn and named.
+	for _, text := range []string{"p99&lt;50ms", "capacity 300/s", "p50", "p99", "achieved", "achieved = offered"} {
+		if !strings.Contains(string(svg), ">"+text+"<") {
+			t.Errorf("the capacity chart lacks %q", text)
 		}
 	}
 	if err := Capacity(stats.Result{}, filepath.Join(dir, "none.svg")); err == nil {
