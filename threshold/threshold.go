@@ -222,6 +222,15 @@ func outcomes(r stats.Result) int64 { return r.Requests + r.Errors.Socket() }
 // which a capacity search sets rather than measures.
 func (e Expr) OnRate() bool { return e.fig.Unit == figure.Rate }
 
+// BoundsErrors reports whether the threshold caps the load's failed
+// requests, all of them or those of an error status (errors<0.1%,
+// status_5xx==0). One with a lower bound, on one error class
+// (errors_timeout<1) or on one target bounds too little to count.
+func (e Expr) BoundsErrors() bool {
+	bounded := e.op == "<" || e.op == "<=" || e.op == "=="
+	return bounded && e.target == "" && (e.fig.Name == "errors" || strings.HasPrefix(e.fig.Name, "status_"))
+}
+
 // negations is the comparison that holds when an operator's fails.
 var negations = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 

@@ -158,7 +158,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	cfg.Duration, cfg.Warmup = seconds(search.StepS), seconds(search.StepWarmupS)
 	l.shape = l.rec.recordedConfig(cfg)
 	l.header = func(w io.Writer) error { return render.WriteCapacityHeader(w, l.shape, exprTexts(slo), search) }
-	run := &capacityRun{loader: l, cfg: cfg, search: search, progress: newProgress(l.stderr, l.progress)}
+	run := &capacityRun{loader: l, cfg: cfg, slo: slo, search: search, progress: newProgress(l.stderr, l.progress)}
 	// Connections is what the search can keep in flight: with --http2,
 	// each connection's streams.
 	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1), Confirm: search.ConfirmS > 0,
@@ -203,6 +203,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 type capacityRun struct {
 	*loader
 	cfg      engine.Config // every step's load; the rate and time are set per step
+	slo      []threshold.Expr
 	search   stats.Search
 	progress *progressLine
 	watch    *measure.Watch // set as the search starts
@@ -256,7 +257,7 @@ func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, err
 	c.Search = r.search
 	res.Capacity = &c
 	res.Interrupted = res.Interrupted || out.Interrupted
-	if w := unboundedErrors(c.Thresholds, out.Steps); w != "" {
+	if w := unboundedErrors(r.slo, out.Steps); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	switch {
@@ -427,9 +428,9 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // unboundedErrors warns when steps passed with failed requests because
 // the SLO bounds none: a server that answers every request with a 503
 // would otherwise pass at any rate.
-func unboundedErrors(slo []string, steps []stats.Result) string {
+func unboundedErrors(slo []threshold.Expr, steps []stats.Result) string {
 	for _, e := range slo {
-		if strings.HasPrefix(strings.TrimSpace(e), "errors") || strings.HasPrefix(strings.TrimSpace(e), "status_") {
+		if e.BoundsErrors() {
 			return ""
 		}
 	}

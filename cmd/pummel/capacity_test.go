@@ -11,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/threshold"
 )
 
 func TestCapacityBadInputExitsTwo(t *testing.T) {
@@ -174,8 +175,19 @@ func TestUnboundedErrors(t *testing.T) {
 		{"an errors bound", []string{"p99<50ms", "errors<0.1%"}, failing, false},
 		{"a status bound", []string{"status_5xx==0"}, failing, false},
 		{"no errors", []string{"p99<50ms"}, []stats.Result{{TargetRate: 100, StepResult: &stats.StepResult{Passed: true}}}, false},
+		{"one class bounded", []string{"errors_timeout<1"}, failing, true},
+		{"a lower bound", []string{"status_200>0"}, failing, true},
+		{"one target bounded", []string{"errors{target=1}<1"}, failing, true},
 	} {
-		if got := unboundedErrors(tc.slo, tc.steps); (got != "") != tc.warn {
+		var slo []threshold.Expr
+		for _, text := range tc.slo {
+			e, err := threshold.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slo = append(slo, e)
+		}
+		if got := unboundedErrors(slo, tc.steps); (got != "") != tc.warn {
 			t.Errorf("%s: warning %q, want one: %v", tc.name, got, tc.warn)
 		}
 	}
