@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"golang.org/x/net/http2"
 )
 
@@ -116,8 +117,8 @@ func (b *Behaviour) validate() error {
 	if err := b.checkRanges(); err != nil {
 		return err
 	}
-	faults := count(b.BadFrame, b.BadHPACK, b.WindowOverflow, b.AnswerUnopened)
-	endings := count(b.GoAwayAfter > 0, b.CloseAfter > 0, b.ResetConnAfter > 0)
+	faults := fixture.Count(b.BadFrame, b.BadHPACK, b.WindowOverflow, b.AnswerUnopened)
+	endings := fixture.Count(b.GoAwayAfter > 0, b.CloseAfter > 0, b.ResetConnAfter > 0)
 	switch {
 	case b.NoSettings && *b != (Behaviour{NoSettings: true, TLS: b.TLS}):
 		return errors.New("h2fixture: NoSettings combines with nothing but TLS")
@@ -169,15 +170,4 @@ func (b *Behaviour) recvWindow() int64 {
 		return int64(b.InitialWindowSize)
 	}
 	return defaultWindow
-}
-
-// count returns how many of flags are true.
-func count(flags ...bool) int {
-	n := 0
-	for _, f := range flags {
-		if f {
-			n++
-		}
-	}
-	return n
 }
