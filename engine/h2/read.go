@@ -156,7 +156,29 @@ func (s *Session) headers(flags http2.Flags, id uint32, p []byte) error {
 	}
 	s.hdr.slot, s.hdr.id, s.hdr.active, s.hdr.status = i, id, true, 0
 	s.hdr.endStream = flags&http2.FlagHeadersEndStream != 0
-	return s.fragment(block, flags&http2.FlagHeadersEndHeaders != 0)
+	if end := flags&http2.FlagHeadersEndHeaders != 0; !end || s.opts.KeepHeaders {
+		s.memo.reset() // a block in parts, or one whose fields are kept, is not remembered
+		return s.fragment(block, end)
+	}
+	return s.wholeBlock(block)
+}
+
+// wholeBlock reads a header block that came in one frame, unless the
+// memo knows what decoding it finds (see blockMemo); with the headers
+// kept, every block is decoded.
+func (s *Session) wholeBlock(p []byte) error {
+	if status, ok := s.memo.hit(p); ok {
+		s.hdr.active = false
+		if s.hdr.slot >= 0 {
+			s.hdr.status = status
+		}
+		return s.blockEnd()
+	}
+	if err := s.fragment(p, true); err != nil {
+		return err
+	}
+	s.memo.decoded(p, s.hdr.status, s.hdr.slot >= 0)
+	return nil
 }
 
 // continuation goes on with a header block.
@@ -181,6 +203,12 @@ func (s *Session) fragment(p []byte, end bool) error {
 	if err := s.dec.Close(); err != nil {
 		return s.protocolError(http2.ErrCodeCompression, "a bad header block: %v", err)
 	}
+	return s.blockEnd()
+}
+
+// blockEnd ends the response at the end of its header block, or notes
+// its status.
+func (s *Session) blockEnd() error {
 	i := s.hdr.slot
 	if i < 0 || s.slots[i].id != s.hdr.id { // its stream ended meanwhile (a timeout)
 		return nil

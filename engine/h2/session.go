@@ -35,6 +35,9 @@ const (
 	maxHeaderString = 64 << 10
 	// initialWindow is the window of RFC 9113 before any SETTINGS.
 	initialWindow = 65535
+	// decoderTable is the size of the client's HPACK table, the default
+	// SETTINGS_HEADER_TABLE_SIZE, which the client keeps.
+	decoderTable = 4096
 )
 
 // Preface is what the client sends first, with its SETTINGS.
@@ -64,6 +67,7 @@ type Session struct {
 	opts  Options
 	fr    *http2.Framer
 	dec   *hpack.Decoder
+	memo  blockMemo // the header block dec need not decode again
 	slots []stream
 
 	nextID   uint32 // the id of the next stream opened
@@ -145,7 +149,7 @@ func (e *ConnError) Error() string { return e.Cause }
 func NewSession(o Options) *Session {
 	s := &Session{opts: o, slots: make([]stream, max(o.Slots, 1))}
 	s.fr = http2.NewFramer((*appender)(&s.Out), nil)
-	s.dec = hpack.NewDecoder(4096, s.emit)
+	s.dec = hpack.NewDecoder(decoderTable, s.emit)
 	s.dec.SetMaxStringLength(maxHeaderString)
 	s.Reset()
 	return s
@@ -164,7 +168,8 @@ func (s *Session) Reset() {
 	s.sendWindow, s.recvUnacked = initialWindow, 0
 	s.goAway = false
 	s.hdr.active = false
-	s.dec = hpack.NewDecoder(4096, s.emit)
+	s.memo.reset()
+	s.dec = hpack.NewDecoder(decoderTable, s.emit)
 	s.dec.SetMaxStringLength(maxHeaderString)
 	s.fr.WriteSettings( //nolint:errcheck // appending does not fail
 		http2.Setting{ID: http2.SettingEnablePush, Val: 0},
