@@ -62,3 +62,21 @@ func BenchmarkFeedNginx(b *testing.B) {
 		}
 	}
 }
+
+func TestHeadersFrameAsTheFramerWritesIt(t *testing.T) {
+	tests := []struct {
+		id                    uint32
+		endStream, endHeaders bool
+	}{{1, true, true}, {3, false, true}, {1<<31 - 1, true, false}, {0x10203, false, false}}
+	fragment := []byte("a header block fragment")
+	for _, tt := range tests {
+		var s Session
+		s.writeHeaders(tt.id, fragment, tt.endStream, tt.endHeaders)
+		var want appender
+		http2.NewFramer(&want, nil).WriteHeaders(http2.HeadersFrameParam{StreamID: tt.id, BlockFragment: fragment,
+			EndStream: tt.endStream, EndHeaders: tt.endHeaders})
+		if string(s.Out) != string(want) {
+			t.Errorf("%+v: %x, want %x", tt, s.Out, []byte(want))
+		}
+	}
+}

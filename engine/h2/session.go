@@ -214,8 +214,7 @@ func (s *Session) Start(slot int, req *Request) {
 	s.open++
 	block, endStream := req.block, len(req.body) == 0
 	first := block[:min(len(block), int(s.peerFrame))]
-	s.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: st.id, BlockFragment: first, //nolint:errcheck // appending does not fail
-		EndStream: endStream, EndHeaders: len(first) == len(block)})
+	s.writeHeaders(st.id, first, endStream, len(first) == len(block))
 	for rest := block[len(first):]; len(rest) > 0; {
 		part := rest[:min(len(rest), int(s.peerFrame))]
 		rest = rest[len(part):]
@@ -224,6 +223,23 @@ func (s *Session) Start(slot int, req *Request) {
 	if !endStream {
 		s.sendBody(st)
 	}
+}
+
+// writeHeaders appends a HEADERS frame as http2.Framer.WriteHeaders
+// would, without its checks and its copy through an io.Writer: the one
+// frame every request writes.
+func (s *Session) writeHeaders(id uint32, fragment []byte, endStream, endHeaders bool) {
+	var flags http2.Flags
+	if endStream {
+		flags |= http2.FlagHeadersEndStream
+	}
+	if endHeaders {
+		flags |= http2.FlagHeadersEndHeaders
+	}
+	n := len(fragment)
+	s.Out = append(s.Out, byte(n>>16), byte(n>>8), byte(n), byte(http2.FrameHeaders), byte(flags),
+		byte(id>>24), byte(id>>16), byte(id>>8), byte(id))
+	s.Out = append(s.Out, fragment...)
 }
 
 // Cancel ends slot's stream with RST_STREAM(CANCEL): a request past its
