@@ -127,10 +127,12 @@ func TestAnIdleCloseIsAReconnect(t *testing.T) {
 	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) {
 			srv := fixture.New(t, fixture.Behaviour{Misbehave: fixture.Misbehaviour{IdleClose: 5 * time.Millisecond}})
-			// 10 requests a second over one connection: it sits idle 100 ms
+			// 5 requests a second over one connection: it sits idle 200 ms
 			// between them, and the server closes it after 5 ms of that,
-			// long before the next request even on a busy machine.
-			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{10}, Duration: time.Second, Connections: 1})
+			// long before the next request even on a busy machine (at 100
+			// ms, the race detector under load once let the close and the
+			// request cross).
+			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{5}, Duration: 2 * time.Second, Connections: 1})
 			if res.Requests != 10 || res.Errors != (stats.Errors{}) || srv.Requests() != 10 {
 				t.Errorf("responses %d, errors %+v %v, server %d; want 10, none, 10", res.Requests, res.Errors, res.ErrorCauses, srv.Requests())
 			}
