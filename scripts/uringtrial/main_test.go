@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/uring"
 )
 
 func TestCount(t *testing.T) {
@@ -74,7 +76,7 @@ func TestCountsMatchServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := run(cfg, fds)
-			if errors.Is(err, errUnavailable) {
+			if errors.Is(err, uring.ErrUnavailable) {
 				t.Skip(err)
 			}
 			if err != nil {
