@@ -28,20 +28,9 @@ func builtinTarget(tb testing.TB) *url.URL {
 	return &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
 }
 
-// transports lists the engines every HTTP/1.1 engine test runs against:
-// the event loop where it runs, over epoll and over io_uring where the
-// kernel allows it, and the goroutine transport everywhere.
+// transports lists the engines every engine test runs against: the
+// event loop where it runs, and the goroutine transport everywhere.
 func transports() []string {
-	t := h2Transports()
-	if loopSupported && uringAvailable() == nil {
-		t = append(t, EngineUring)
-	}
-	return t
-}
-
-// h2Transports lists the engines that speak HTTP/2: the io_uring loop
-// does not.
-func h2Transports() []string {
 	if loopSupported {
 		return []string{EngineLoop, EngineGoroutine}
 	}

@@ -44,7 +44,7 @@ func serveH2C(t *testing.T, ln net.Listener, h http.Handler) {
 }
 
 func TestHTTP2ExactCount(t *testing.T) {
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		for _, streams := range []int{1, 16, 100} {
 			u, served := startH2C(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Requests: 3000, Timeout: 5 * time.Second,
@@ -107,7 +107,7 @@ func TestHTTP2RefusedInALPNEndsTheRun(t *testing.T) {
 }
 
 func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		u, served := startH2C(t, func(http.ResponseWriter, *http.Request) {})
 		res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Rates: []float64{2000}, Duration: time.Second,
 			Timeout: 2 * time.Second, HTTP2: true, Streams: 8})
@@ -124,7 +124,7 @@ func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
 // --timeout is one timeout, cancelled with RST_STREAM; the other streams
 // of its connection go on, and no connection is reopened.
 func TestHTTP2TimeoutCancelsTheStreamAndKeepsTheConnection(t *testing.T) {
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) { checkHTTP2Timeout(t, engine) })
 	}
 }
@@ -159,7 +159,7 @@ func checkHTTP2Timeout(t *testing.T, engine string) {
 // TestHTTP2ServerResetIsAReadError: a handler that aborts makes the
 // server reset its stream; each is one read error, the rest responses.
 func TestHTTP2ServerResetIsAReadError(t *testing.T) {
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		t.Run(engine, func(t *testing.T) { checkHTTP2Reset(t, engine) })
 	}
 }
@@ -211,7 +211,7 @@ func TestHTTP2Scripts(t *testing.T) {
 // TestHTTP2Targets sends a list of targets over HTTP/2: each stream takes
 // its target in the weights' interleaving, counted per target.
 func TestHTTP2Targets(t *testing.T) {
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		var mu sync.Mutex
 		paths := map[string]int64{}
 		u, _ := startH2C(t, func(w http.ResponseWriter, r *http.Request) {
@@ -248,7 +248,7 @@ func TestHTTP2OverAUnixSocket(t *testing.T) {
 	var served atomic.Int64
 	serveH2C(t, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
 	u, _ := url.Parse("http://localhost/")
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		served.Store(0)
 		res, err := Run(t.Context(), Config{URL: u, UnixSocket: path, Engine: engine, Connections: 2, Threads: 1, Requests: 200,
 			Timeout: 5 * time.Second, HTTP2: true, Streams: 4})

@@ -100,7 +100,7 @@ func TestHTTP2NoAllocationPerRequest(t *testing.T) {
 		{"static", staticBlock, 16},
 		{"nginx", nginxBlock, 16},
 	}
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/%s/streams %d", engine, tt.server, tt.streams), func(t *testing.T) {
 				checkAllocations(t, Config{URL: startLeanH2C(t, tt.block), Engine: engine, Connections: 4, Threads: 2,

@@ -43,7 +43,7 @@ func TestHTTP2CountsEveryStreamOnce(t *testing.T) {
 		{"close after 30 streams", h2fixture.Behaviour{CloseAfter: 30}, 4, 0, nil, endedWith("closed before responding")},
 		{"reset after 30 streams", h2fixture.Behaviour{ResetConnAfter: 30}, 1, 0, nil, endedWith("reset before responding")},
 	}
-	for _, engine := range h2Transports() {
+	for _, engine := range transports() {
 		for _, tt := range tests {
 			if tt.b.TLS && engine == EngineLoop {
 				continue // the loop speaks h2c only

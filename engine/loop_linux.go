@@ -62,11 +62,6 @@ type loop struct {
 	done    bool
 	// noPwait2 is set when the kernel lacks epoll_pwait2.
 	noPwait2 bool
-	// ring is the loop's io_uring, which stands for epoll and the
-	// sockets' reads and writes when the run asked for it (wantRing):
-	// it is made on the loop's own thread, which alone may use it.
-	ring     *ringIO
-	wantRing bool
 
 	mu     sync.Mutex // guards closed against wake
 	closed bool       // wakefd and epfd are closed
@@ -83,39 +78,31 @@ const maxEvents = 512
 // wakeIndex marks the wake-up eventfd in an epoll event's data.
 const wakeIndex = -1
 
-// newLoop makes a loop for conns connections, over io_uring if ring is
-// set (the ring itself is made when the loop starts), else over epoll.
-func newLoop(r *load, w *worker, conns int, ring bool) (*loop, error) {
-	wakefd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+func newLoop(r *load, w *worker, conns int) (*loop, error) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
 	}
-	l := &loop{load: r, worker: w, epfd: -1, wakefd: wakefd, wantRing: ring,
-		buf: make([]byte, loopReadBuffer)}
+	wakefd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		unix.Close(epfd)
+		return nil, err
+	}
+	l := &loop{load: r, worker: w, epfd: epfd, wakefd: wakefd,
+		events: make([]unix.EpollEvent, min(maxEvents, conns+1)),
+		buf:    make([]byte, loopReadBuffer)}
 	l.hp = http1.OwnParsers()
-	if !ring {
-		if err := l.epollUp(conns); err != nil {
-			l.close()
-			return nil, err
-		}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN}
+	setIndex(&ev, wakeIndex, 0)
+	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, wakefd, &ev); err != nil {
+		l.close()
+		return nil, err
 	}
 	l.conns = make([]*loopConn, conns)
 	for i := range l.conns {
 		l.conns[i] = newLoopConn(l, i)
 	}
 	return l, nil
-}
-
-// epollUp makes the loop's epoll instance, watching its wake-up eventfd.
-func (l *loop) epollUp(conns int) error {
-	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		return err
-	}
-	l.epfd, l.events = epfd, make([]unix.EpollEvent, min(maxEvents, conns+1))
-	ev := unix.EpollEvent{Events: unix.EPOLLIN}
-	setIndex(&ev, wakeIndex, 0)
-	return unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, l.wakefd, &ev)
 }
 
 // An epoll event's data holds the connection's index and the generation
@@ -130,13 +117,6 @@ func index(ev *unix.EpollEvent) (i, gen int32)   { return ev.Fd, ev.Pad }
 func (l *loop) serve(gate <-chan struct{}) {
 	runtime.LockOSThread()                         // never unlocked: the thread ends with the loop
 	unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0) //nolint:errcheck // best effort precision
-	if err := l.ringUp(); err != nil {
-		l.opening.failed(err)
-		l.opening.wg.Done()
-		<-gate
-		l.finish()
-		return
-	}
 	l.open()
 	<-gate
 	l.poll() // what came while the loop waited at the gate
@@ -172,10 +152,6 @@ func (l *loop) begin() {
 // and handles them.
 func (l *loop) wait() {
 	l.out.flush(l.worker) // nothing is kept while the loop sleeps
-	if l.ring != nil {
-		l.ringWait(l.timeout())
-		return
-	}
 	n, err := l.epollWait(l.timeout())
 	if err != nil && err != unix.EINTR {
 		l.done = true
@@ -208,10 +184,6 @@ func (l *loop) sendReady() {
 
 // poll handles the events already there, without waiting.
 func (l *loop) poll() {
-	if l.ring != nil {
-		l.ringWait(0)
-		return
-	}
 	n, _ := l.epollWait(0)
 	l.handle(n)
 }
@@ -321,11 +293,8 @@ func (l *loop) close() {
 	defer l.mu.Unlock()
 	if !l.closed {
 		l.closed = true
-		l.ringDown()
 		unix.Close(l.wakefd)
-		if l.epfd >= 0 {
-			unix.Close(l.epfd)
-		}
+		unix.Close(l.epfd)
 	}
 }
 

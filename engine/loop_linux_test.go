@@ -12,7 +12,7 @@ import (
 // before 5.11, time out and are woken.
 func TestLoopWaits(t *testing.T) {
 	for _, old := range []bool{false, true} {
-		l, err := newLoop(&load{cfg: &Config{}}, newWorker(2, false), 1, false)
+		l, err := newLoop(&load{cfg: &Config{}}, newWorker(2, false), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func loopConnTo(t *testing.T) (*loopConn, net.Conn) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	l, err := newLoop(&load{cfg: &Config{Timeout: time.Second}}, newWorker(2, false), 1, false)
+	l, err := newLoop(&load{cfg: &Config{Timeout: time.Second}}, newWorker(2, false), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

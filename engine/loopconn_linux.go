@@ -42,10 +42,6 @@ type loopConn struct {
 	graced   bool
 	// h2 is an HTTP/2 connection's state; nil for HTTP/1.1.
 	h2 *h2Loop
-	// ringOps are the operations the socket has in its loop's io_uring;
-	// recvErr is a receive's failure kept until the batch is written.
-	ringOps uint64
-	recvErr syscall.Errno
 }
 
 // connState is where a loop connection stands.
@@ -142,32 +138,19 @@ func (c *loopConn) dial() {
 	}
 	c.fd, c.gen, c.state, c.hangup, c.readable, c.lowWater = fd, c.gen+1, connecting, false, false, 1
 	c.l.dialing++
-	err = c.watch()
-	if err == nil {
-		if err = c.l.connect(fd); err == unix.EINPROGRESS {
-			err = nil
-		}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET}
+	setIndex(&ev, int32(c.id), c.gen)
+	if err := unix.EpollCtl(c.l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		c.shut()
+		c.dialFailed(err)
+		return
 	}
-	if err == nil && c.l.ring != nil {
-		err = c.ringPoll()
-	}
-	if err != nil {
+	if err := c.l.connect(fd); err != nil && err != unix.EINPROGRESS {
 		c.shut()
 		c.dialFailed(err)
 		return
 	}
 	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
-}
-
-// watch registers a new socket with the loop's epoll; a ring needs no
-// registration.
-func (c *loopConn) watch() error {
-	if c.l.ring != nil {
-		return nil
-	}
-	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET}
-	setIndex(&ev, int32(c.id), c.gen)
-	return unix.EpollCtl(c.l.epfd, unix.EPOLL_CTL_ADD, c.fd, &ev)
 }
 
 // event handles what epoll reported for the socket.
@@ -213,9 +196,6 @@ func (c *loopConn) connectDone() {
 		c.shut()
 		c.dialFailed(err)
 		return
-	}
-	if c.l.ring != nil {
-		c.ringRecv()
 	}
 	now := time.Now()
 	c.state = idle
@@ -276,10 +256,6 @@ func (c *loopConn) write() {
 	for c.off < total {
 		p := c.req[c.off%len(c.req):]
 		p = p[:min(len(p), total-c.off)]
-		if c.l.ring != nil {
-			c.ringWrite(p)
-			return // the rest when the send completes
-		}
 		n, errno := sysWrite(c.fd, p)
 		if n > 0 {
 			c.off += n
@@ -325,10 +301,6 @@ func (c *loopConn) writeFailed(errno syscall.Errno) {
 // to the end when the peer closed. Whatever arrives when nothing is in
 // flight was not asked for.
 func (c *loopConn) read() {
-	if c.l.ring != nil {
-		c.ringRead()
-		return
-	}
 	buf := c.l.buf
 	for {
 		n := copy(buf, c.carry)
@@ -367,10 +339,6 @@ func (c *loopConn) read() {
 // made is a reconnect. Either way the connection goes, and what it was to
 // do next goes on a new one.
 func (c *loopConn) readIdle() {
-	if c.l.ring != nil {
-		c.ringReadIdle()
-		return
-	}
 	c.readable = false
 	m, errno := sysRead(c.fd, c.l.buf)
 	switch {
@@ -542,9 +510,6 @@ func (c *loopConn) shut() {
 		c.h2Shut()
 	}
 	if c.fd >= 0 {
-		if c.l.ring != nil {
-			c.ringCancel()
-		}
 		unix.Close(c.fd)
 		c.fd = -1
 	}

@@ -27,14 +27,12 @@ type loops struct {
 	unresolved, broken error
 }
 
-// newLoops makes the loops of the event-loop transport, over io_uring
-// when ring is set, else over epoll.
-func newLoops(r *load, workers []*worker, ring bool) transport {
+func newLoops(r *load, workers []*worker) transport {
 	t := &loops{load: r, gate: make(chan struct{}), finished: make(chan struct{})}
 	t.family, t.addr, t.unresolved = sockaddr(r.cfg, r.dialer.address)
 	for i, w := range workers {
 		n := Shard{Index: i, Count: len(workers)}.Share(int64(r.cfg.Connections)) // the loops share -c as parts share a load
-		l, err := newLoop(r, w, int(n), ring)
+		l, err := newLoop(r, w, int(n))
 		if err != nil {
 			t.broken = fmt.Errorf("event loop: %w", err)
 			break

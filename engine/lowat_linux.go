@@ -26,9 +26,6 @@ import (
 // ignores it (it reports 10 bytes readable under a mark of 100), so there
 // it is never set: it would cost a system call and a timer per read.
 func (c *loopConn) armLowWater() {
-	if c.l.ring != nil {
-		return // a multishot receive takes what comes
-	}
 	need := 1
 	if c.k > 1 && c.smallest > 0 && !c.shrank && c.l.transport.family != unix.AF_UNIX {
 		// The response being read brings at least the rest of the

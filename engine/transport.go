@@ -9,9 +9,6 @@ const (
 	EngineAuto      = "auto"      // the event loop where it can run, else goroutines
 	EngineLoop      = "loop"      // the event loop (Linux; plain TCP and Unix sockets)
 	EngineGoroutine = "goroutine" // a goroutine per connection
-	// EngineUring is the event loop over io_uring instead of epoll
-	// (Linux 6.1, HTTP/1.1 over plain TCP and Unix sockets).
-	EngineUring = "uring"
 )
 
 // transport carries out a run's connections: the event loop or the
@@ -29,11 +26,11 @@ type transport interface {
 	halt()
 }
 
-// Transport is the transport that runs c: the one asked for (EngineLoop,
-// EngineUring or EngineGoroutine), or for auto the event loop where it
-// can serve the run.
+// Transport is the transport that runs c: the one asked for (EngineLoop
+// or EngineGoroutine), or for auto the event loop where it can serve the
+// run.
 func (c *Config) Transport() string {
-	if c.Engine == EngineLoop || c.Engine == EngineGoroutine || c.Engine == EngineUring {
+	if c.Engine == EngineLoop || c.Engine == EngineGoroutine {
 		return c.Engine
 	}
 	if loopSupported && c.loopCan() == nil {
@@ -57,27 +54,10 @@ func (c *Config) loopCan() error {
 	return nil
 }
 
-// uringCan reports why the io_uring loop cannot serve cfg, or nil.
-func (c *Config) uringCan() error {
-	if err := c.loopCan(); err != nil {
-		return err
-	}
-	if c.HTTP2 {
-		return invalid("engine", "io_uring runs HTTP/1.1 only; HTTP/2 runs on --engine loop (or auto)")
-	}
-	if err := uringAvailable(); err != nil {
-		return invalid("engine", "%v; use --engine loop (or auto)", err)
-	}
-	return nil
-}
-
 // newTransport makes the transport cfg asks for.
 func (r *load) newTransport(workers []*worker) transport {
-	switch r.cfg.Transport() {
-	case EngineLoop:
-		return newLoops(r, workers, false)
-	case EngineUring:
-		return newLoops(r, workers, true)
+	if r.cfg.Transport() == EngineLoop {
+		return newLoops(r, workers)
 	}
 	return newGoroutines(r, workers)
 }

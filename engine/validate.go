@@ -74,12 +74,10 @@ func (c *Config) validateShape() error {
 		return invalid("warmup", "give a warm-up time or a warm-up count, not both")
 	case c.WarmupRate > MaxRate:
 		return invalid("warmup rate", "%g, need at most %g requests/s", c.WarmupRate, float64(MaxRate))
-	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine && c.Engine != EngineUring:
-		return invalid("engine", "%q, want auto, loop, uring or goroutine", c.Engine)
+	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
+		return invalid("engine", "%q, want auto, loop or goroutine", c.Engine)
 	case c.Engine == EngineLoop && c.loopCan() != nil:
 		return c.loopCan()
-	case c.Engine == EngineUring && c.uringCan() != nil:
-		return c.uringCan()
 	case !c.StartAt.IsZero() && time.Until(c.StartAt) < -maxStartSkew:
 		return invalid("start-at", "the start time passed more than a second ago")
 	}

@@ -5,13 +5,7 @@
 # the two bare clients in scripts/uringtrial (-mode epoll, -mode uring:
 # the same counting core, only the transport differs) and of pummel itself.
 #
-#   scripts/bench-uring.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "epoll uring pummel"] [-b BASE] [-p DEPTH] [-o OUT.md]
-#
-# The tools are the bare clients epoll and uring, and any pummel of
-# bench_command (scripts/lib.sh): pummel-uring is pummel's io_uring loop,
-# and with -p DEPTH pummel-pipeline and pummel-uring-pipeline pipeline
-# DEPTH requests per connection. So `-t "pummel pummel-uring"` measures the
-# integrated transport against the epoll loop.
+#   scripts/bench-uring.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "epoll uring pummel"] [-b BASE] [-o OUT.md]
 #
 # The bar (issue 25): an io_uring transport must make at least 1.1 times
 # the requests per client CPU-second of pummel's epoll loop, at both 64
@@ -38,10 +32,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-reps=5 conns="64 10000" dur=8 tools="epoll uring pummel" base=pummel depth=16 out=/dev/stdout
-while getopts "r:c:d:t:b:p:o:" opt; do
+reps=5 conns="64 10000" dur=8 tools="epoll uring pummel" base=pummel out=/dev/stdout
+while getopts "r:c:d:t:b:o:" opt; do
   case $opt in
-    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; b) base=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;;
+    r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; b) base=$OPTARG ;; o) out=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done
@@ -56,7 +50,7 @@ bench_nginx 18089
 trial_command() {
   case $1 in
     epoll | uring) echo "$trial -mode $1 -c $2 -d ${dur}s $url" ;;
-    pummel*) bench_command "$1" "$2" ;;
+    pummel) bench_command pummel "$2" ;;
   esac
 }
 

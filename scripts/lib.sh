@@ -87,10 +87,9 @@ bench_next_url() {
 
 # bench_command TOOL CONNS [PUMMEL] prints the command line of one client
 # run of $dur seconds against $url: pummel (its default transport, the
-# event loop), pummel-uring (the loop over io_uring), pummel-goroutine (its
-# goroutine transport), wrk, ab, hey, h2load, bombardier, vegeta, or
-# pummel-pipeline, pummel-uring-pipeline, pummel-goroutine-pipeline and
-# wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua), or
+# event loop), pummel-goroutine (its goroutine transport), wrk, ab, hey,
+# h2load, bombardier, vegeta, or pummel-pipeline, pummel-goroutine-pipeline
+# and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua), or
 # over h2c with M streams per connection pummel-h2-M,
 # pummel-goroutine-h2-M and h2load-h2-M (h2load -m M).
 # $threads (default 1) is the threads of pummel, wrk and h2load.
@@ -103,7 +102,6 @@ bench_command() {
   case $1 in
     pummel) echo "$bin -q -t$t -c$c -d${dur}s $url" ;;
     pummel-goroutine) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine $url" ;;
-    pummel-uring) echo "$bin -q -t$t -c$c -d${dur}s --engine uring $url" ;;
     wrk) echo "wrk -t$t -c$c -d${dur}s $url" ;;
     ab) echo "ab -q -k -c $c -t $dur -n 100000000 $url" ;;
     hey) echo "hey -z ${dur}s -c $c $url" ;;
@@ -115,7 +113,6 @@ bench_command() {
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
     pummel-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
     pummel-goroutine-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth --engine goroutine $url" ;;
-    pummel-uring-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth --engine uring $url" ;;
     wrk-pipeline) echo "wrk -t$t -c$c -d${dur}s --timeout 30s -s $lua $url -- $depth" ;;
   esac
 }

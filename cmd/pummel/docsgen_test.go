@@ -196,7 +196,7 @@ const bashScript = `_pummel() {
             local formats="text json markdown"
             [[ $cmd == compare ]] && formats="{{.CompareFormats}}"
             COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
-        --engine) COMPREPLY=($(compgen -W "auto loop uring goroutine" -- "$cur")); return ;;
+        --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         {{.Paths}}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         {{.Values}}) COMPREPLY=(); return ;;
     esac

@@ -26,7 +26,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.StringFlag{Name: "streams", Value: "1", Destination: &o.streams, Usage: "with --http2: keep `N` requests in flight on each connection, capped by the server's limit"},
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Usage: "run part `i/N` (i from 0) of a load shared by N processes: -c, -n and -R are the whole load's, split exactly; merge with pummel report --parallel"},
 		&cli.StringFlag{Name: "start-at", Destination: &o.startAt, Usage: "start the clock at `TIME` (RFC 3339, or +30s from when pummel starts, before --exec readiness and --settle), the connections opened just before"},
-		&cli.StringFlag{Name: "engine", Value: engine.EngineAuto, Destination: &o.engine, Usage: "the transport: `auto` (the event loop where it can run), loop, uring (the loop over io_uring) or goroutine"},
+		&cli.StringFlag{Name: "engine", Value: engine.EngineAuto, Destination: &o.engine, Usage: "the transport: `auto` (the event loop where it can run), loop or goroutine"},
 		&cli.BoolFlag{Name: "keepalive", Aliases: []string{"k"}, Destination: &o.keepAlive, Usage: "accepted for ab users: connections are kept alive anyway (see --no-keepalive)"},
 		&cli.BoolFlag{Name: "no-keepalive", Destination: &o.noKeepAlive, Usage: "open a connection per request"},
 		&cli.StringFlag{Name: "method", Aliases: []string{"m"}, Destination: &o.method, DefaultText: "GET, or POST with a body", Usage: "request `METHOD`"},

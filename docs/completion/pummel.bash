@@ -17,7 +17,7 @@ _pummel() {
             local formats="text json markdown"
             [[ $cmd == compare ]] && formats="text markdown"
             COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
-        --engine) COMPREPLY=($(compgen -W "auto loop uring goroutine" -- "$cur")); return ;;
+        --engine) COMPREPLY=($(compgen -W "auto loop goroutine" -- "$cur")); return ;;
         --body-file|--cacert|--cert|--hdr-log|--key|--log-requests|--output|--plot|--script|--server-log|--targets|--unix|-o|-s) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --addr|--body|--confirm|--connect-to|--connections|--content-type|--delay|--duration|--engine|--exec|--expect-body|--expect-status|--format|--from|--header|--label|--max-body|--max-regression|--max-steps|--method|--pid|--pipeline|--precision|--progress|--rate|--ready-status|--ready-timeout|--ready-url|--requests|--resolve|--runs|--sample-interval|--settle|--shard|--start-at|--step|--step-warmup|--streams|--threads|--threshold|--timeout|--to|--warmup|--warmup-rate|--warmup-requests|-H|-R|-T|-b|-c|-d|-m|-n|-t) COMPREPLY=(); return ;;
     esac

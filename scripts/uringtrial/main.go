@@ -20,7 +20,7 @@
 // registered once, edge-triggered, in one epoll instance; per ready socket
 // one read into a shared buffer and, per response, one write(2).
 //
-// -mode uring is one io_uring (uring.go, on internal/uring).
+// -mode uring is one io_uring (see ring.go and uring.go).
 package main
 
 import (

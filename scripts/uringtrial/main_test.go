@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/pummel-dev/pummel/internal/uring"
 )
 
 func TestCount(t *testing.T) {
@@ -76,7 +74,7 @@ func TestCountsMatchServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := run(cfg, fds)
-			if errors.Is(err, uring.ErrUnavailable) {
+			if errors.Is(err, errUnavailable) {
 				t.Skip(err)
 			}
 			if err != nil {
