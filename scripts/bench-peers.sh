@@ -3,12 +3,18 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16"] [-o OUT.md] [-g CHART.svg]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16" [-S]] [-o OUT.md] [-g CHART.svg]
 #
 # -H "M…" measures HTTP/2 instead: nginx speaks h2c, and the tools are
 # pummel --http2 --streams M (both transports) and h2load -m M for each M,
 # each pummel row's ratio taken to h2load at the same M; `pummel -n 200000
 # --http2 --streams 16 -c 64` is first checked against nginx's own count.
+# -S with -H makes those rows h2 over TLS instead of h2c: nginx listens
+# with `ssl http2` and a certificate the script makes (a CA of its own, see
+# bench_tls_cert in scripts/lib.sh), pummel-h2tls-M runs pummel --http2
+# --streams M with https:// and --cacert (its goroutine transport, which
+# --engine auto picks for https, so one pummel row per M) and h2load-h2tls-M
+# h2load -m M with https:// (ALPN h2; it does not verify certificates).
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
 # bombardier, vegeta (see bench_command in scripts/lib.sh).
@@ -54,15 +60,16 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-h2streams=""
-while getopts "r:c:d:t:T:p:H:o:g:" opt; do
+h2streams="" bench_tls=0 h2proto="" h2how=""
+while getopts "r:c:d:t:T:p:H:So:g:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
-    H) h2streams=$OPTARG ;;
+    H) h2streams=$OPTARG ;; S) bench_tls=1 ;;
     *) bench_usage; exit 2 ;;
   esac
 done
 
+[ "$bench_tls" = 0 ] || [ -n "$h2streams" ] || { echo "$0: -S needs -H (it makes the HTTP/2 rows speak TLS)" >&2; exit 2; }
 bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
 
 if [ -n "$depth" ]; then
@@ -72,30 +79,38 @@ if [ -n "$depth" ]; then
 fi
 base=wrk # the peer each row's ratio is taken to: h2load at the same -m for HTTP/2
 if [ -n "$h2streams" ]; then
-  bench_h2c=1 tools="" depth="" base=h2load
-  for m in $h2streams; do tools="$tools pummel-h2-$m pummel-goroutine-h2-$m h2load-h2-$m"; done
+  bench_h2c=1 tools="" depth="" base=h2load h2proto=h2c h2how="nginx listen … http2, prior knowledge"
+  [ "$bench_tls" = 1 ] && h2proto="h2 over TLS" \
+    h2how="nginx listen … ssl http2, ALPN h2; pummel on its goroutine transport, verifying the certificate with --cacert"
+  for m in $h2streams; do
+    if [ "$bench_tls" = 1 ]; then
+      tools="$tools pummel-h2tls-$m h2load-h2tls-$m"
+    else
+      tools="$tools pummel-h2-$m pummel-goroutine-h2-$m h2load-h2-$m"
+    fi
+  done
 fi
 bench_setup
 case " $tools " in *" bombardier "* | *" vegeta "*) bench_go_peers ;; esac
 bench_nginx 18089
 
+# exact_count FLAGS… runs pummel -q -c 64 -n 200000 FLAGS against $url
+# (trusting nginx's certificate over TLS) and sets $exact to the responses
+# it counted beside the requests nginx served.
+exact_count() {
+  local before sent counted
+  before=$(served)
+  taskset -c 0 "$pummel" -q -c 64 -n 200000 "$@" $(bench_trust) --format json "$url" >"$work/exact.json"
+  sent=$(( $(served) - before - 1 ))
+  counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
+  exact="pummel -n 200000 $* -c 64${h2proto:+ ($h2proto)}: pummel counted $counted responses, nginx served $sent requests"
+  echo "$exact" >&2
+}
 if [ -n "$h2streams" ]; then # every stream counted, exactly
-  before=$(served)
-  most=$(tr ' ' '\n' <<<"$h2streams" | sort -n | tail -1) # the most streams asked for
-  taskset -c 0 "$pummel" -q -c 64 -n 200000 --http2 --streams "$most" --format json "$url" >"$work/exact.json"
-  sent=$(( $(served) - before - 1 ))
-  counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
-  exact="pummel -n 200000 --http2 --streams $most -c 64: pummel counted $counted responses, nginx served $sent requests"
-  echo "$exact" >&2
+  exact_count --http2 --streams "$(tr ' ' '\n' <<<"$h2streams" | sort -n | tail -1)" # the most streams asked for
 fi
-
 if [ -n "$depth" ]; then # every pipelined request counted, exactly
-  before=$(served)
-  taskset -c 0 "$pummel" -q -c 64 -n 200000 --pipeline "$depth" --format json "$url" >"$work/exact.json"
-  sent=$(( $(served) - before - 1 ))
-  counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
-  exact="pummel -n 200000 --pipeline $depth -c 64: pummel counted $counted responses, nginx served $sent requests"
-  echo "$exact" >&2
+  exact_count --pipeline "$depth"
 fi
 
 runs=$work/runs.tsv
@@ -190,7 +205,7 @@ headline() {
             continue
           }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
-          if (match(T[ti], /-h2-[0-9]+$/)) b = "h2load" substr(T[ti], RSTART) SUBSEP C[ci] # HTTP/2 rows: to h2load at the same -m
+          if (match(T[ti], /-h2(tls)?-[0-9]+$/)) b = "h2load" substr(T[ti], RSTART) SUBSEP C[ci] # HTTP/2 rows: to h2load at the same -m
           base = median(eff[b])
           e = median(eff[k])
           paired = ""; lo = ""; hi = ""; npaired = 0; clean = ""; nclean = 0
@@ -217,6 +232,7 @@ headline() {
 } >"$work/table.md"
 
 {
+  [ -n "$h2streams" ] && printf 'HTTP/2, %s (%s).\n\n' "$h2proto" "$h2how"
   echo "Requests per client CPU-second: median (lowest–highest) and paired ratio to $base$([ -n "$depth" ] && echo ", pipelined rows to wrk with scripts/lua/pipeline.lua at the same depth")."
   echo
   headline
@@ -230,7 +246,7 @@ headline() {
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
-  [ -n "$h2streams" ] && echo "HTTP/2 (h2c): each row is compared with h2load at the same number of streams per connection. Exact count: $exact."
+  [ -n "$h2streams" ] && echo "HTTP/2 ($h2proto): each row is compared with h2load at the same number of streams per connection. Exact count: $exact."
   echo
   echo "<details><summary>Every run, in the order run</summary>"
   echo
@@ -242,7 +258,8 @@ headline() {
   echo
   echo "Commands (CONNS filled in per run; URL: nginx on the next of 64 loopback addresses, so that no run pays for the TIME_WAIT sockets of the one before):"
   echo
-  for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done
+  for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done | sed "s|$work/tls/||"
+  if [ "$bench_tls" = 1 ]; then echo; echo "ca.pem: the CA that signed nginx's certificate (bench_tls_cert in scripts/lib.sh)."; fi
 } >"$out"
 if [ -n "$chart" ]; then
   go run ./scripts/peerchart -o "$chart" "$work/rows.tsv"

@@ -39,11 +39,19 @@ bench_cleanup() {
 # $bench_addrs more loopback addresses, and sets $url and $nginx_worker.
 bench_addrs=64
 # With bench_h2c=1 it speaks h2c (HTTP/2 with prior knowledge) instead of
-# HTTP/1.1, with a stream limit of 1,024 per connection.
+# HTTP/1.1, with a stream limit of 1,024 per connection. With bench_tls=1 it
+# speaks TLS with the certificate of bench_tls_cert (h2 by ALPN with
+# bench_h2c=1 too), and $url is https.
 bench_nginx() {
-  local port=$1 listen="" i proto=""
+  local port=$1 listen="" i proto="" tls=""
   mkdir -p "$work/logs"
   [ "${bench_h2c:-0}" = 1 ] && proto=" http2"
+  bench_scheme=http
+  if [ "${bench_tls:-0}" = 1 ]; then
+    bench_tls_cert
+    proto=" ssl$proto" bench_scheme=https
+    tls="  ssl_certificate $work/tls/server.pem;"$'\n'"  ssl_certificate_key $work/tls/server.key;"$'\n'
+  fi
   for i in $(seq 1 $((bench_addrs + 1))); do listen="$listen    listen 127.0.0.$i:$port$proto backlog=16384;"$'\n'; done
   bench_port=$port bench_runs=0
   cat >"$work/nginx.conf" <<CONF
@@ -58,7 +66,7 @@ http {
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
   http2_max_concurrent_streams 1024;
-  server {
+$tls  server {
 $listen    location / { return 200; }
     location = /nginx_status { stub_status; }
   }
@@ -66,10 +74,32 @@ $listen    location / { return 200; }
 CONF
   taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
   nginx_master=$!
-  url=http://127.0.0.1:$port/
+  url=$bench_scheme://127.0.0.1:$port/
   for _ in $(seq 50); do curl -sf $(bench_curl_proto) "${url}nginx_status" >/dev/null 2>&1 && break; sleep 0.1; done
   nginx_worker=$(pgrep -P "$nginx_master" | head -1)
 }
+
+# bench_tls_cert writes into $work/tls a CA (ca.pem) and a certificate it
+# signs for nginx (server.pem, server.key; ECDSA P-256) naming every address
+# bench_nginx listens on, so that clients verify TLS against ca.pem rather
+# than skip it. Installs openssl from Debian when missing.
+bench_tls_cert() {
+  local d=$work/tls san=IP:127.0.0.1 i
+  bench_need openssl:openssl
+  mkdir -p "$d"
+  for i in $(seq 2 $((bench_addrs + 1))); do san="$san,IP:127.0.0.$i"; done
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 7 -subj "/CN=pummel bench CA" \
+    -addext basicConstraints=critical,CA:TRUE -keyout "$d/ca.key" -out "$d/ca.pem" 2>/dev/null
+  openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
+    -keyout "$d/server.key" -out "$d/server.csr" 2>/dev/null
+  printf 'subjectAltName=%s\n' "$san" >"$d/ext.cnf"
+  openssl x509 -req -in "$d/server.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 7 \
+    -extfile "$d/ext.cnf" -out "$d/server.pem" 2>/dev/null
+}
+
+# bench_trust prints the flag that makes pummel and curl trust bench_nginx's
+# certificate (--cacert, both), nothing without bench_tls=1.
+bench_trust() { if [ "${bench_tls:-0}" = 1 ]; then echo "--cacert $work/tls/ca.pem"; fi; }
 
 # bench_next_url points $url at the next loopback address, round the
 # $bench_addrs of them: call it before each measured run. A client that
@@ -82,7 +112,7 @@ CONF
 # before it.
 bench_next_url() {
   bench_runs=$((bench_runs + 1))
-  url=http://127.0.0.$((2 + bench_runs % bench_addrs)):$bench_port/
+  url=$bench_scheme://127.0.0.$((2 + bench_runs % bench_addrs)):$bench_port/
 }
 
 # bench_command TOOL CONNS [PUMMEL] prints the command line of one client
@@ -91,7 +121,9 @@ bench_next_url() {
 # h2load, bombardier, vegeta, or pummel-pipeline, pummel-goroutine-pipeline
 # and wrk-pipeline at depth $depth (wrk runs scripts/lua/pipeline.lua), or
 # over h2c with M streams per connection pummel-h2-M,
-# pummel-goroutine-h2-M and h2load-h2-M (h2load -m M).
+# pummel-goroutine-h2-M and h2load-h2-M (h2load -m M), or over TLS
+# pummel-h2tls-M (on the goroutine transport, which --engine auto picks for
+# https; it verifies the certificate, see bench_trust) and h2load-h2tls-M.
 # $threads (default 1) is the threads of pummel, wrk and h2load.
 # PUMMEL replaces $pummel in what is printed. Pipelined runs get a 30 s
 # timeout: at 10,000 connections and depth 16, 160,000 requests wait in
@@ -108,7 +140,8 @@ bench_command() {
     h2load) echo "h2load --h1 -t$t -c$c -D$dur $url" ;;
     pummel-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $url" ;;
     pummel-goroutine-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine --http2 --streams ${1##*-} $url" ;;
-    h2load-h2-*) echo "h2load -t$t -c$c -m${1##*-} -D$dur $url" ;;
+    pummel-h2tls-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $(bench_trust) $url" ;;
+    h2load-h2-* | h2load-h2tls-*) echo "h2load -t$t -c$c -m${1##*-} -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
     pummel-pipeline) echo "$bin -q -t$t -c$c -d${dur}s --timeout 30s --pipeline $depth $url" ;;
@@ -135,8 +168,11 @@ SH
 
 # served prints how many requests nginx has answered so far.
 served() { curl -s $(bench_curl_proto) "${url}nginx_status" | awk 'NR==3 {print $3}'; }
-# bench_curl_proto is curl's flag for the protocol bench_nginx speaks.
-bench_curl_proto() { [ "${bench_h2c:-0}" = 1 ] && echo --http2-prior-knowledge; }
+# bench_curl_proto is curl's flag for the protocol bench_nginx speaks (over
+# TLS curl offers h2 by ALPN itself, and needs only to trust the certificate).
+bench_curl_proto() {
+  if [ "${bench_tls:-0}" = 1 ]; then bench_trust; elif [ "${bench_h2c:-0}" = 1 ]; then echo --http2-prior-knowledge; fi
+}
 # busy_jiffies prints the machine's busy CPU time; proc_jiffies PID a process's.
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4}' /proc/stat; } # user, nice, system: softirq work of loopback traffic is nobody's noise
 proc_jiffies() { awk '{print $14+$15}' "/proc/$1/stat"; }
