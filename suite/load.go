@@ -78,7 +78,25 @@ func (c *compiler) suite(path string, p Plan) (*Suite, error) {
 	if s.ops, err = c.operations(p.Operations); err != nil {
 		return nil, err
 	}
+	s.server.readyHTTP2 = readyHTTP2(p.Server.Ready.HTTP2, s.ops)
 	return s, nil
+}
+
+// readyHTTP2 says whether the readiness probes speak HTTP/2: as set, or
+// else when every operation does. A server loaded over HTTP/1.1 speaks it,
+// so an HTTP/1.1 probe reaches any server; one loaded over HTTP/2 alone
+// may speak nothing else (an h2c-only gRPC server), and a probe in
+// HTTP/1.1 would never see it ready.
+func readyHTTP2(set *bool, ops []recordedConfig) bool {
+	if set != nil {
+		return *set
+	}
+	for _, op := range ops {
+		if !op.http2 {
+			return false
+		}
+	}
+	return true
 }
 
 // server checks the server's command, environment and readiness.

@@ -108,6 +108,8 @@ func TestBadPlans(t *testing.T) {
 		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
 		{"streams without http2", minimal + "    streams: 16\n", "10: operations[0].streams: streams are HTTP/2's; add http2: true"},
 		{"streams with http2", minimal + "    http2: true\n    streams: 16\n", ""},
+		{"ready http2 not a bool", strings.Replace(minimal, "  ready:\n", "  ready:\n    http2: yes\n", 1), "4: server.ready.http2: want true or false, not text"},
+		{"ready http2 a list", strings.Replace(minimal, "  ready:\n", "  ready:\n    http2: [true]\n", 1), "4: server.ready.http2: want true or false, not a list"},
 		{"mode placeholder", minimal + "modes:\n  - name: m\n    args: [\"{nope}\"]\n", "12: modes[0].args[0]: undefined placeholder {nope}"},
 	}
 	for _, tt := range tests {

@@ -45,6 +45,10 @@ type Server struct {
 // Ready is the readiness probe: GET URL until a Status answer.
 type Ready struct {
 	URL string `yaml:"url" json:"url"`
+	// HTTP2 makes the probes speak HTTP/2 only (h2c with prior knowledge
+	// for http://, h2 for https://), false HTTP/1.1; unset, they speak
+	// HTTP/2 when every operation does, as --exec's do under --http2.
+	HTTP2 *bool `yaml:"http2" json:"http2,omitempty"`
 	// Status is a code, "2xx" or a list of them (default 2xx and 3xx).
 	Status any `yaml:"status" json:"status,omitempty"`
 	// Timeout bounds the wait from spawn to ready (default 30s).

@@ -40,6 +40,7 @@ type server struct {
 	command      []string // argv templates
 	env          []string // "K=V" templates, sorted
 	readyURL     string
+	readyHTTP2   bool // the probes speak HTTP/2 only
 	readyStatus  []parse.StatusRange
 	readyTimeout time.Duration
 	settle       time.Duration

@@ -30,6 +30,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if addr := os.Getenv(h2cAddrEnv); addr != "" {
+		os.Exit(serveH2COnly(addr, os.Getenv(h2cCountEnv)))
+	}
 	os.Exit(runTests(m))
 }
 

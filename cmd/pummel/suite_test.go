@@ -215,6 +215,8 @@ func TestSuiteBadPlansExitTwoWithOneLine(t *testing.T) {
 		{"missing command", []string{`  command: [pummel, serve, "--addr=127.0.0.1:{port}"]` + "\n", ""}, "server:", "server.command: required"},
 		{"bad duration", []string{"duration: 200ms, connections: 4", "duration: 5x, connections: 4"}, "duration: 5x", `operations[2].load.open.duration: "5x" is not a duration`},
 		{"undefined placeholder", []string{"/bytes/1024", "/bytes/{size}"}, "{size}", "operations[1].url: undefined placeholder {size}"},
+		{"ready http2 not a bool", []string{"    status: 200\n    timeout: 10s", "    status: 200\n    http2: yes\n    timeout: 10s"}, "http2: yes",
+			"server.ready.http2: want true or false, not text"},
 		{"unset variable", []string{"Content-Type: application/octet-stream", "Authorization: ${PUMMEL_TEST_UNSET}"}, "PUMMEL_TEST_UNSET",
 			"operations[2].headers.Authorization: ${PUMMEL_TEST_UNSET} is not set in the environment"},
 	}

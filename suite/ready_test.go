@@ -1,0 +1,53 @@
+package suite
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReadyHTTP2 pins when the readiness probes speak HTTP/2: as
+// server.ready.http2 says, or else when every operation does.
+func TestReadyHTTP2(t *testing.T) {
+	const second = "  - name: other\n    url: http://127.0.0.1:{port}/other\n    load: {sequential: {requests: 1}}\n"
+	tests := []struct {
+		name  string
+		ready string // server.ready.http2's line, "" for none
+		ops   []bool // each operation's http2
+		want  bool
+	}{
+		{"no operation http2", "", []bool{false, false}, false},
+		{"one of two http2", "", []bool{true, false}, false},
+		{"every operation http2", "", []bool{true, true}, true},
+		{"null is unset", "http2: null", []bool{true, true}, true},
+		{"false over every operation http2", "http2: false", []bool{true, true}, false},
+		{"true over none", "http2: true", []bool{false, false}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := minimal + second
+			if tt.ready != "" {
+				src = strings.Replace(src, "  ready:\n", "  ready:\n    "+tt.ready+"\n", 1)
+			}
+			if tt.ops[0] {
+				src = strings.Replace(src, "    load:\n", "    http2: true\n    load:\n", 1)
+			}
+			if tt.ops[1] {
+				src = strings.Replace(src, "/other\n", "/other\n    http2: true\n", 1)
+			}
+			s, err := Load(writePlan(t, src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ops[0].http2 != tt.ops[0] || s.ops[1].http2 != tt.ops[1] {
+				t.Fatalf("operations' http2 %v %v, want %v", s.ops[0].http2, s.ops[1].http2, tt.ops)
+			}
+			if s.server.readyHTTP2 != tt.want {
+				t.Errorf("probes speak HTTP/2: %v, want %v", s.server.readyHTTP2, tt.want)
+			}
+			if spec, err := (&runner{suite: s, x: &expander{port: "8080", tmpdir: t.TempDir(), lookupEnv: os.LookupEnv}}).spec(mode{}, ""); err != nil || spec.ReadyHTTP2 != tt.want {
+				t.Errorf("proc.Spec.ReadyHTTP2 %v (%v), want %v", spec.ReadyHTTP2, err, tt.want)
+			}
+		})
+	}
+}
