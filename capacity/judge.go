@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
 )
@@ -15,7 +16,9 @@ type Judgement struct {
 	// Failed holds the thresholds the step failed.
 	Failed []stats.Threshold
 	// Why says why the step did not pass ("p99 212ms >= 50ms", "achieved
-	// 480/s of 500/s", "client CPU 96% of 2: …"); empty for a pass.
+	// 480/s of 500/s", "client CPU 96% of 2: …"); for a pass, why it
+	// passed although it did not keep its schedule (lateSendsNote), else
+	// empty.
 	Why string
 }
 
@@ -37,13 +40,15 @@ const busyConnections = 0.9
 // down: raise -c). Connections that are all busy because the server
 // slowed down are the server's limit: more of them would only queue more
 // work in it. Otherwise the step failed, and the server is the limit.
-// Sends that merely left late do not make a step client-limited: their
-// lateness is in the latency the thresholds judge.
+// Sends that merely left late do not make a step client-limited, nor
+// keep it from passing: their lateness is in the latency the thresholds
+// judge. A pass with more late sends than the schedule allows says so in
+// its Why, as the engine's warning says the schedule was not kept.
 func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 float64) Judgement {
 	checks := threshold.Check(slo, res)
 	failed := stats.FailedThresholds(checks)
 	if len(failed) == 0 && res.KeptRate() {
-		return Judgement{Verdict: Pass}
+		return Judgement{Verdict: Pass, Why: lateSendsNote(res)}
 	}
 	if !res.KeptRate() {
 		if why := clientLimit(res, connections, baseP50); why != "" {
@@ -91,4 +96,15 @@ func reasons(res stats.Result, slo []threshold.Expr, checks []stats.Threshold) s
 		why = append(why, fmt.Sprintf("achieved %s of %s req/s", render.FormatRateWhole(res.AchievedRate), render.FormatRateWhole(res.TargetRate)))
 	}
 	return strings.Join(why, ", ")
+}
+
+// lateSendsNote says why a step that passed without keeping its schedule
+// (more than 1% of its sends late, its rate kept) still passes; "" for a
+// step that kept it.
+func lateSendsNote(res stats.Result) string {
+	if res.ScheduleKept() {
+		return ""
+	}
+	return fmt.Sprintf("with %.1f%% of its sends over %s late: its latency runs from each intended send, so the SLO judged their lateness",
+		100*res.LateShare(), render.FormatTime(float64(record.LateSend.Microseconds())))
 }

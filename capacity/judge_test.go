@@ -26,9 +26,12 @@ func TestJudge(t *testing.T) {
 		connections int
 		baseP50     float64
 		want        Verdict
-		why         string // a part of Why
+		why         string // a part of Why; "" for none
 	}{
 		{"pass", step(1000, 20e3, 1e3, 1e3, 20), 64, 1e3, Pass, ""},
+		// 3% of the sends late, the rate kept: it passes, and says why although the schedule was not kept.
+		{"pass, sends late", withLate(step(1000, 20e3, 1e3, 1e3, 20), 300), 64, 1e3, Pass, "3.0% of its sends over 2.00ms late"},
+		{"pass, 1% late", withLate(step(1000, 20e3, 1e3, 1e3, 20), 100), 64, 1e3, Pass, ""},
 		{"p99 over the SLO", step(1000, 212e3, 1e3, 1e3, 20), 64, 1e3, Fail, "p99 212.00ms >= 50ms"},
 		{"rate short, server slow", step(900, 20e3, 40e3, 40e3, 20), 64, 1e3, Fail, "achieved 900 of 1,000 req/s"},
 		{"client CPU saturated", step(900, 80e3, 1e3, 1e3, 95), 64, 1e3, ClientLimited, "95% of its 2 CPU(s)"},
@@ -46,11 +49,17 @@ func TestJudge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j := Judge(tc.res, slo, tc.connections, tc.baseP50)
-			if j.Verdict != tc.want || !strings.Contains(j.Why, tc.why) {
+			if j.Verdict != tc.want || !strings.Contains(j.Why, tc.why) || (tc.why == "") != (j.Why == "") {
 				t.Errorf("Judge = %v %q, want %v with %q", j.Verdict, j.Why, tc.want, tc.why)
 			}
 		})
 	}
+}
+
+// withLate is r with late of its sends over record.LateSend late.
+func withLate(r stats.Result, late int64) stats.Result {
+	r.ScheduleLag = &stats.ScheduleLag{LateSends: late}
+	return r
 }
 
 func withTarget(r stats.Result, target float64) stats.Result {

@@ -53,30 +53,54 @@ func TestAttachFailsOnAProcessThatIsNotRunning(t *testing.T) {
 
 // TestStepKeepsWatching runs two loads over one watch, as a capacity
 // search's steps: each gets the process's figures of its own load, and
-// the watch goes on between them.
+// the watcher's own sampling goes on during each step and between them.
+// StartLoad and EndLoad take a sample of their own even on a stopped
+// watcher, so a count of samples, or the figures, would not tell a
+// stopped watch from a running one: the test waits for a sample that only
+// the sampling goroutine takes, while the step's load is held open (Run
+// waits for OnMeasure) and again after the step.
 func TestStepKeepsWatching(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	u, err := url.Parse(srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: 20, Duration: 20 * time.Second, Timeout: 5 * time.Second}
 	w, err := Attach([]int{os.Getpid()}, Options{WatchOptions: proc.WatchOptions{Every: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
+	pw := w.Watchers()[0]
 	for step := range 2 {
-		cfg.Requests = int64(20 * (step + 1))
+		sampled := make(chan bool, 1)
+		cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: int64(20 * (step + 1)), Duration: 20 * time.Second, Timeout: 5 * time.Second,
+			OnMeasure: func(time.Time) { sampled <- sampledAfter(pw, len(pw.Series())) }}
 		res, err := w.Step(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Server) != 1 || res.Server[0].CPUUsPerRequest <= 0 || res.Server[0].RSSBytes.After <= 0 {
+		// Not CPUUsPerRequest > 0: CPU time is read in clock ticks (10 ms),
+		// more than a short step may use, so it was 0 in some runs.
+		if len(res.Server) != 1 || res.Server[0].RSSBytes.Peak <= 0 || res.Server[0].RSSBytes.After <= 0 {
 			t.Fatalf("step %d: server figures %+v", step, res.Server)
 		}
-		if w.Watchers()[0].Exited() {
-			t.Fatalf("step %d: the watch ended", step)
+		if !<-sampled {
+			t.Fatalf("step %d: no sample taken by the watcher during the step", step)
+		}
+		if !sampledAfter(pw, len(pw.Series())) || pw.Exited() {
+			t.Fatalf("step %d: the watch ended with the step", step)
 		}
 	}
+}
+
+// sampledAfter reports whether the watcher's series grows beyond n
+// samples within a few seconds: far more than its 5 ms interval.
+func sampledAfter(pw *proc.Watcher, n int) bool {
+	for range 500 {
+		if len(pw.Series()) > n {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
 }

@@ -57,7 +57,9 @@ type Spec struct {
 	// Settle is the wait after ready before Launch returns: nil means
 	// DefaultSettle; point at 0 for none (--settle 0).
 	Settle *time.Duration
-	// LogPath receives the server's stdout and stderr (truncated first);
+	// LogPath receives the server's stdout and stderr, replacing an
+	// earlier log there once the server has started (a failed start
+	// leaves it as it was);
 	// "" means a new temporary file, which RemoveLog removes after a run
 	// that went well and is otherwise left for the user to read.
 	LogPath string
@@ -152,23 +154,22 @@ func start(s Spec) (*Process, time.Time, error) {
 	if cmd.Err != nil { // not found on $PATH: say so before making a log
 		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], cmd.Err)
 	}
-	log, created, err := openLog(s.LogPath)
+	log, err := openLog(s.LogPath)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	defer log.Close() // the child holds its own copy
+	defer log.f.Close() // the child holds its own copy
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Dir = s.Dir
-	cmd.Stdout, cmd.Stderr = log, log
+	cmd.Stdout, cmd.Stderr = log.f, log.f
 	cmd.SysProcAttr = groupAttr()
 	spawned := time.Now()
 	if err := cmd.Start(); err != nil {
-		if created {
-			os.Remove(log.Name()) //nolint:errcheck // best effort: the error below is the news
-		}
+		log.abandon()
 		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], err)
 	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.Name(), tempLog: s.LogPath == "", grace: s.StopGrace, done: make(chan struct{})}
+	log.started()
+	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.path, tempLog: s.LogPath == "", grace: s.StopGrace, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.done)

@@ -246,8 +246,52 @@ func TestLaunchFailureLeavesNoLog(t *testing.T) {
 		if _, err := Launch(t.Context(), Spec{Command: []string{notExecutable}, ReadyURL: "http://127.0.0.1:1/", LogPath: log}); err == nil {
 			t.Fatal("Launch of a file that is not executable: no error")
 		}
-		if _, err := os.Stat(log); err != nil {
-			t.Errorf("the log named, which was there before: %v", err)
+		if b, err := os.ReadFile(log); err != nil || string(b) != "earlier\n" {
+			t.Errorf("the log named, which was there before, holds %q, %v; want it as it was", b, err)
+		}
+		if left, _ := os.ReadDir(filepath.Dir(log)); len(left) != 1 {
+			t.Errorf("%d files left beside the log, want it alone", len(left))
 		}
 	})
+}
+
+// TestLaunchReplacesAnEarlierLog: a server that starts writes its output
+// over an earlier log at the path named (one log per run), through a
+// symbolic link to it as well, leaving no other file behind.
+func TestLaunchReplacesAnEarlierLog(t *testing.T) {
+	t.Parallel()
+	for _, link := range []bool{false, true} {
+		t.Run(fmt.Sprintf("through a link %v", link), func(t *testing.T) {
+			s := testSpec(t)
+			dir := filepath.Dir(s.LogPath)
+			if err := os.WriteFile(s.LogPath, []byte("earlier\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if link {
+				s.LogPath = filepath.Join(dir, "link.log")
+				if err := os.Symlink("server.log", s.LogPath); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p := launch(t, s)
+			if err := p.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(s.LogPath)
+			if err != nil || strings.Contains(string(b), "earlier") || len(logPIDs(t, s.LogPath)) != 1 {
+				t.Errorf("log %q, %v; want the server's output alone", b, err)
+			}
+			if left, _ := os.ReadDir(dir); len(left) != 1+btoi(link) {
+				t.Errorf("%d files in the log's directory, want the log (and the link)", len(left))
+			}
+		})
+	}
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

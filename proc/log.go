@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -20,26 +21,83 @@ const (
 	logLineBytes = 240
 )
 
-// openLog opens (truncating) or creates the server's log file; created
-// tells whether it made the file: a temporary one for path "", or path
-// where no file was.
-func openLog(path string) (f *os.File, created bool, err error) {
+// serverLog is the file a server's output goes to.
+type serverLog struct {
+	f       *os.File // what the server writes to
+	path    string   // where the log is read once the server started
+	pending string   // a new file to rename onto path when the server starts; "" if none
+	created bool     // the file was made for this start: a failed start removes it
+}
+
+// openLog opens the server's log: a new temporary file for path "", a new
+// file for a path where none is. An earlier log at path is replaced only
+// when the server starts (each run has its own log, as with a shell's >):
+// the output goes to a new file beside it that started renames onto it,
+// so a start that fails leaves the earlier log as it was. A path that is
+// not a regular file (a FIFO, /dev/stderr) is written in place, and so is
+// one beside which no file can be made (truncated, as nothing else can).
+func openLog(path string) (*serverLog, error) {
 	if path == "" {
 		f, err := os.CreateTemp("", "pummel-server-*.log")
 		if err != nil {
-			return nil, false, fmt.Errorf("creating the server log: %w", err)
+			return nil, fmt.Errorf("creating the server log: %w", err)
 		}
-		return f, true, nil
+		return &serverLog{f: f, path: f.Name(), created: true}, nil
 	}
-	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	created = err == nil
-	if errors.Is(err, fs.ErrExist) {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		return &serverLog{f: f, path: path, created: true}, nil
 	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("opening the server log: %w", err)
+	}
+	if l := replacement(path); l != nil {
+		return l, nil
+	}
+	if f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err != nil {
+		return nil, fmt.Errorf("opening the server log: %w", err)
+	}
+	return &serverLog{f: f, path: path}, nil
+}
+
+// replacement is a new file beside the regular file at path (through
+// symbolic links), to rename onto it when the server starts; nil if path
+// is not a regular file or no file can be made beside it.
+func replacement(path string) *serverLog {
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("opening the server log: %w", err)
+		return nil
 	}
-	return f, created, nil
+	if info, err := os.Stat(target); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".pummel-*")
+	if err != nil {
+		return nil
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()           //nolint:errcheck // the file is removed
+		os.Remove(f.Name()) //nolint:errcheck // best effort
+		return nil
+	}
+	return &serverLog{f: f, path: target, pending: f.Name(), created: true}
+}
+
+// started puts the log in its place once the server started, replacing
+// an earlier log at its path. If that cannot be done the log stays where
+// it was written, and its path says so.
+func (l *serverLog) started() {
+	if l.pending != "" && os.Rename(l.pending, l.path) != nil {
+		l.path = l.pending
+	}
+}
+
+// abandon removes the log made for a start that failed; an earlier log
+// at its path is left as it was.
+func (l *serverLog) abandon() {
+	if l.created {
+		os.Remove(l.f.Name()) //nolint:errcheck // best effort: the start's error is the news
+	}
 }
 
 // TemporaryLog reports whether the server's log is a temporary file that

@@ -253,6 +253,7 @@ func (r *capacityRun) done(st stats.Result) {
 func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, error) {
 	res := out.Final
 	res.Steps = out.Steps
+	res.Warnings = finalStepWarnings(out)
 	c := out.Capacity
 	c.Search = r.search
 	res.Capacity = &c
@@ -441,4 +442,26 @@ func unboundedErrors(slo []threshold.Expr, steps []stats.Result) string {
 		}
 	}
 	return ""
+}
+
+// finalStepWarnings are the warnings of the step that stands for the
+// search (Outcome.Final), each naming that step: they print after every
+// step's line, next to the verdict, and one step's warning (a pass that
+// did not keep its schedule) must not read as the whole search's.
+func finalStepWarnings(out capacity.Outcome) []string {
+	label := ""
+	for i, st := range out.Steps {
+		if st.StepResult != nil && st.StepResult == out.Final.StepResult {
+			rate := "probe"
+			if st.TargetRate > 0 {
+				rate = render.FormatRateWhole(st.TargetRate) + " req/s"
+			}
+			label = fmt.Sprintf("step %d (%s): ", i+1, rate)
+		}
+	}
+	warnings := make([]string, 0, len(out.Final.Warnings))
+	for _, w := range out.Final.Warnings {
+		warnings = append(warnings, label+w)
+	}
+	return warnings
 }
