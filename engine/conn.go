@@ -241,13 +241,17 @@ func (c *conn) complete(now time.Time, scriptErr string) {
 }
 
 // recordResponse records one response to a request of ticket t (one
-// protocol's request or stream) and target, written at sent. Its latency
+// protocol's request or stream) and target (in its row's figures),
+// written at sent. Its latency
 // runs from sent, or in open loop from the ticket's intended send time.
 // This and recordFailure are the counting rule's two ends: every request
 // written ends in exactly one of them.
-func (c *conn) recordResponse(t *ticket, sent, now time.Time, target uint16, status int, body []byte, scriptErr string) {
+func (c *conn) recordResponse(t *ticket, sent, now time.Time, target uint32, status int, body []byte, scriptErr string) {
 	o := record.Outcome{Latency: now.Sub(sent), Sent: sent.Sub(c.load.start), Status: status,
-		Rejected: c.load.rejects(status), Target: target}
+		Rejected: c.load.rejects(status)}
+	if ts := c.load.targets; ts != nil {
+		o.Target = ts.rowOf[target]
+	}
 	if !t.due.IsZero() {
 		o.Uncorrected, o.Latency, o.Lag = o.Latency, now.Sub(t.due), sent.Sub(t.due)
 	}
@@ -270,6 +274,7 @@ func (c *conn) recordResponse(t *ticket, sent, now time.Time, target uint16, sta
 	var logged *requestlog.Record
 	if c.logging(t.phase) {
 		line = c.responseLine(&o, sent, cmp.Or(why, scriptErr))
+		line.Target = target
 		logged = &line
 	}
 	c.takeBytes(t.phase)
@@ -288,7 +293,7 @@ func (c *conn) record(f failure, n int) {
 
 // recordFailure counts n requests of phase and target, written at sent,
 // that failed alike with f.
-func (c *conn) recordFailure(phase int, sent time.Time, target uint16, f failure, n int) {
+func (c *conn) recordFailure(phase int, sent time.Time, target uint32, f failure, n int) {
 	if c.load.targets != nil {
 		c.targetFailed(phase, sent, target, f, n, true)
 	} else {

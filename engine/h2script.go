@@ -14,7 +14,7 @@ import (
 // before the clock, or, when a script's request() makes each request, its
 // HTTP/1.1 text turned into HTTP/2's header block and body. It returns
 // nil when the script failed, which was counted.
-func (h *h2Conn) h2Request() (*h2.Request, uint16) {
+func (h *h2Conn) h2Request() (*h2.Request, uint32) {
 	if !h.load.fromScript {
 		return h.h2Target(h.next)
 	}

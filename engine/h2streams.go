@@ -32,7 +32,7 @@ type h2Lane struct {
 	t      ticket
 	sent   time.Time
 	seq    uint64 // when it started, in unsent's count
-	target uint16
+	target uint32
 }
 
 // unsent tells the streams whose HEADERS were written from those still
@@ -53,7 +53,7 @@ func newH2Streams(r *load, keepHeaders bool) h2Streams {
 // start opens a stream for ticket t, its request req and target, in a
 // free lane, sent at now; it returns the lane. The caller checked that
 // the session can open one.
-func (s *h2Streams) start(t ticket, req *h2.Request, target uint16, now time.Time) int {
+func (s *h2Streams) start(t ticket, req *h2.Request, target uint32, now time.Time) int {
 	slot := 0
 	for s.sess.Busy(slot) {
 		slot++

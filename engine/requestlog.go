@@ -42,7 +42,7 @@ func (c *conn) line(sent time.Time) requestlog.Record {
 func (c *conn) responseLine(o *record.Outcome, sent time.Time, why string) requestlog.Record {
 	l := c.line(sent)
 	l.Status = uint16(min(max(o.Status, 0), math.MaxUint16))
-	l.Latency, l.Uncorrected, l.Target = o.Latency, o.Uncorrected, o.Target
+	l.Latency, l.Uncorrected = o.Latency, o.Uncorrected
 	switch {
 	case o.Rejected:
 		l.Class, l.Failed = record.Status, true

@@ -28,10 +28,6 @@ type Target struct {
 	Weight int
 }
 
-// MaxTargets bounds the number of targets: each keeps its own latency
-// histogram per worker (about 264 KiB each).
-const MaxTargets = 100
-
 // MaxWeight bounds a target's weight.
 const MaxWeight = 10_000
 
@@ -51,7 +47,9 @@ const maxTargetSequence = 1 << 20
 type targetSet struct {
 	reqs   [][]byte      // each target's serialised request
 	h2reqs []*h2.Request // each target's request as HTTP/2 sends it, with --http2
-	seq    []uint16      // the interleaving of the weights
+	seq    []uint32      // the interleaving of the weights
+	rows   []TargetRow   // the rows of figures (TargetRows)
+	rowOf  []uint16      // each target's row
 }
 
 // targetState is a connection's place in the interleaving.
@@ -66,7 +64,11 @@ func buildTargets(c *Config) (*targetSet, error) {
 	if len(c.Targets) == 0 {
 		return nil, nil
 	}
-	ts := &targetSet{}
+	rows, rowOf, err := TargetRows(c.Targets)
+	if err != nil {
+		return nil, err
+	}
+	ts := &targetSet{rows: rows, rowOf: rowOf}
 	weights := make([]int, len(c.Targets))
 	for i, t := range c.Targets {
 		req, err := buildRequest(c.forTarget(t))
@@ -101,6 +103,9 @@ func (c *Config) validateTargets() error {
 	if len(c.Targets) > MaxTargets {
 		return invalid("targets", "%d targets, at most %d", len(c.Targets), MaxTargets)
 	}
+	if _, _, err := TargetRows(c.Targets); err != nil {
+		return invalid("targets", "%v", err)
+	}
 	sum := 0
 	for i, t := range c.Targets {
 		switch {
@@ -121,7 +126,7 @@ func (c *Config) validateTargets() error {
 }
 
 // at is the target of the load's i-th request (i < 0: a warm-up's).
-func (ts *targetSet) at(i int64) uint16 {
+func (ts *targetSet) at(i int64) uint32 {
 	n := int64(len(ts.seq))
 	return ts.seq[(i%n+n)%n]
 }
@@ -158,7 +163,7 @@ func (c *conn) targetRequests(t ticket) []byte {
 
 // h2Target is the target of an HTTP/2 stream for ticket t, and its
 // request: the load's one request without targets.
-func (c *conn) h2Target(t ticket) (*h2.Request, uint16) {
+func (c *conn) h2Target(t ticket) (*h2.Request, uint32) {
 	ts := c.load.targets
 	if ts == nil {
 		return c.load.h2req, 0
@@ -174,7 +179,7 @@ func (c *conn) h2Target(t ticket) (*h2.Request, uint16) {
 
 // targetOf is the target of request j of the batch in hand; 0 without
 // targets.
-func (c *conn) targetOf(j int) uint16 {
+func (c *conn) targetOf(j int) uint32 {
 	if c.load.targets == nil {
 		return 0
 	}
@@ -191,9 +196,10 @@ func (c *conn) targetsFailed(f failure, first, n int) {
 	}
 }
 
-// targetFailed counts n requests of target that failed alike; the log
-// line shows the bytes not yet taken when withBytes is set.
-func (c *conn) targetFailed(phase int, sent time.Time, target uint16, f failure, n int, withBytes bool) {
+// targetFailed counts n requests of target that failed alike, in its
+// row's errors; the log line shows the bytes not yet taken when withBytes
+// is set.
+func (c *conn) targetFailed(phase int, sent time.Time, target uint32, f failure, n int, withBytes bool) {
 	w := c.worker
 	var line *requestlog.Record
 	if c.logging(phase) {
@@ -206,31 +212,37 @@ func (c *conn) targetFailed(phase int, sent time.Time, target uint16, f failure,
 	}
 	w.addErrors(phase, f.class, f.cause, n, line)
 	w.mu.Lock()
-	w.recs[phase].AddTargetErrors(int(target), f.class, int64(n))
+	w.recs[phase].AddTargetErrors(int(c.load.targets.rowOf[target]), f.class, int64(n))
 	w.mu.Unlock()
 }
 
-// splitTargets makes the worker's measured recorders keep per-target
-// figures; the warm-up's enter no figure.
+// splitTargets makes the worker's measured recorders keep figures per
+// row of targets; the warm-up's enter no figure.
 func (r *load) splitTargets(w *worker) {
 	if r.targets == nil {
 		return
 	}
 	for phase := measuredPhase; phase < len(w.recs); phase++ {
-		w.recs[phase].SplitTargets(len(r.cfg.Targets))
+		w.recs[phase].SplitTargets(len(r.targets.rows))
 	}
 }
 
-// labelTargets names the result's targets, as RecordRequest records the
-// request (URLs unredacted: callers redact); stages keep none.
+// labelTargets names the result's rows of targets, each by its first
+// target's request as RecordRequest records the request (URLs
+// unredacted: callers redact); stages keep none.
 func (r *load) labelTargets(res *stats.Result) {
 	for i := range res.Stages {
 		res.Stages[i].Targets = nil
 	}
 	for i := range res.Targets {
-		t := r.cfg.Targets[i]
-		res.Targets[i].Name, res.Targets[i].URL, res.Targets[i].Weight = t.Name, t.URL.String(), t.Weight
-		res.Targets[i].Method = Method(t.Method, len(t.Body) > 0)
+		row := r.targets.rows[i]
+		t := r.cfg.Targets[row.First]
+		rt := &res.Targets[i]
+		rt.Name, rt.URL, rt.Weight = row.Name, t.URL.String(), row.Weight
+		rt.Method = Method(t.Method, len(t.Body) > 0)
+		if row.Targets > 1 {
+			rt.Members = row.Targets
+		}
 	}
 }
 
@@ -248,23 +260,59 @@ func Origin(u *url.URL) string {
 // weighted round robin): its length is the sum of the weights, target i
 // appears Weight times in it, spread as evenly as the weights allow.
 // Weights 1, 3, 6 give 10 entries, 1, 3 and 6 of them.
-func Sequence(weights []int) []uint16 {
+//
+// Targets of one weight take their turns in order, so it walks the
+// distinct weights, not the targets, at each step: a million targets of
+// weight 1 cost a million steps of one comparison.
+func Sequence(weights []int) []uint32 {
 	total := 0
 	for _, w := range weights {
 		total += w
 	}
-	seq := make([]uint16, 0, total)
-	current := make([]int, len(weights))
+	classes := weightClasses(weights)
+	seq := make([]uint32, 0, total)
 	for range total {
-		best := 0
-		for i, w := range weights {
-			current[i] += w
-			if current[i] > current[best] {
+		best := -1
+		for i := range classes {
+			c := &classes[i]
+			c.current += c.weight
+			if best < 0 || c.current > classes[best].current ||
+				c.current == classes[best].current && c.members[c.turn] < classes[best].members[classes[best].turn] {
 				best = i
 			}
 		}
-		current[best] -= total
-		seq = append(seq, uint16(best))
+		c := &classes[best]
+		seq = append(seq, uint32(c.members[c.turn]))
+		if c.turn++; c.turn == len(c.members) {
+			c.turn, c.current = 0, c.current-total
+		}
 	}
 	return seq
+}
+
+// weightClass is the targets of one weight in smooth weighted round
+// robin: each step adds weight to every member's current value, the
+// step's choice loses the sum of all weights. Members share one value
+// but for those that had one turn more, so the class holds the value of
+// the member whose turn it is (the first that has not had one more);
+// when all have had their turn, all have lost the sum once more.
+type weightClass struct {
+	weight, current, turn int
+	members               []int // targets, in order
+}
+
+// weightClasses groups the targets by weight, in order of first target.
+func weightClasses(weights []int) []weightClass {
+	var classes []weightClass
+	of := map[int]int{}
+	for i, w := range weights {
+		c, ok := of[w]
+		if !ok {
+			c = len(classes)
+			of[w] = c
+			classes = append(classes, weightClass{weight: w})
+		}
+		classes[c].members = append(classes[c].members, i)
+	}
+	return classes
 }

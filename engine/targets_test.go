@@ -29,7 +29,7 @@ func TestSequence(t *testing.T) {
 		t.Fatalf("counts %v", count)
 	}
 	// Smooth: the heaviest target never runs more than twice in a row here.
-	if got := Sequence([]int{1, 1}); !slices.Equal(got, []uint16{0, 1}) {
+	if got := Sequence([]int{1, 1}); !slices.Equal(got, []uint32{0, 1}) {
 		t.Fatalf("1:1 = %v", got)
 	}
 	if got := Sequence([]int{1, 3, 6}); strings.Contains(fmtSeq(got), "222") {
@@ -37,7 +37,7 @@ func TestSequence(t *testing.T) {
 	}
 }
 
-func fmtSeq(s []uint16) string {
+func fmtSeq(s []uint32) string {
 	b := make([]byte, len(s))
 	for i, v := range s {
 		b[i] = byte('0' + v)

@@ -7,17 +7,23 @@ import (
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// Target is one target's part of a load over a list of targets
-// (--targets): what was sent to it and what came back.
+// Target is one row of a load over a list of targets (--targets): what
+// was sent to its targets and what came back. A row holds the targets
+// that share a name, or one unnamed target, or, in a list that would
+// have more than 100 rows, all the unnamed targets (named "unnamed").
 type Target struct {
-	// Name is the target's name (`# name login`), if it has one.
+	// Name is the row's name (`# name login`), if it has one.
 	Name string `json:"name,omitempty"`
-	// Method and URL are the target's request line (the URL redacted).
+	// Method and URL are the request line of the row's first target (the
+	// URL redacted).
 	Method string `json:"method"`
 	URL    string `json:"url"`
-	// Weight is how many times as often as a target of weight 1 it was
-	// chosen.
+	// Weight is how many times as often as a target of weight 1 the
+	// row's targets were chosen: the sum of their weights.
 	Weight int `json:"weight"`
+	// Members counts the row's targets when it holds more than one; 0
+	// (and absent) for a row of one target.
+	Members int `json:"targets,omitempty"`
 	// Requests counts its responses, Status them by code, Errors its
 	// failed requests by class (bytes no request asked for are no
 	// target's: they count in the result's errors only).
@@ -30,8 +36,8 @@ type Target struct {
 	LatencyHistogram string   `json:"latency_histogram"`
 }
 
-// Label names a target in outputs and threshold errors: its name, or its
-// 1-based place in the list.
+// Label names a row in outputs and threshold errors: its name, or its
+// 1-based place among the rows.
 func (t Target) Label(i int) string {
 	if t.Name != "" {
 		return t.Name
@@ -65,7 +71,7 @@ func targetResults(recs []*record.Recorder) ([]Target, error) {
 	return out, nil
 }
 
-// combineTargets merges the results' targets, target by target: their
+// combineTargets merges the results' rows of targets, row by row: their
 // counts add up and their histograms merge. Results of other target
 // lists (another count, method, URL or name at some place) do not
 // combine: the merge then has no targets, and says so.
@@ -113,13 +119,15 @@ func combineTargets(rs []Result) ([]Target, string, error) {
 	return out, "", nil
 }
 
-// sameTargets reports whether two target lists are the same list.
+// sameTargets reports whether two results have the same rows of
+// targets.
 func sameTargets(a, b []Target) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || a[i].Method != b[i].Method || a[i].URL != b[i].URL || a[i].Weight != b[i].Weight {
+		if a[i].Name != b[i].Name || a[i].Method != b[i].Method || a[i].URL != b[i].URL || a[i].Weight != b[i].Weight ||
+			a[i].Members != b[i].Members {
 			return false
 		}
 	}

@@ -21,10 +21,16 @@ const maxLine = 16 << 20
 // first character that is not a space is "{", vegeta's http format
 // otherwise. A body file ("@path") is read relative to the working
 // directory, as vegeta does. It checks that there is at least one target,
-// at most engine.MaxTargets, and that all share the first's origin.
+// at most engine.MaxTargets, with at most engine.MaxRows names, and that
+// all share the first's origin.
 func Read(r io.Reader, file string) ([]Target, error) {
+	return read(r, file, engine.MaxTargets)
+}
+
+// read is Read with at most maxTargets targets.
+func read(r io.Reader, file string, maxTargets int) ([]Target, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	p := &parser{file: file, sc: bufio.NewScanner(br)}
+	p := &parser{file: file, sc: bufio.NewScanner(br), maxTargets: maxTargets, names: map[string]bool{}}
 	p.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	json := false
 	for {
@@ -66,10 +72,12 @@ func Read(r io.Reader, file string) ([]Target, error) {
 
 // parser reads one file; line is the number of the line read last.
 type parser struct {
-	file string
-	sc   *bufio.Scanner
-	line int
-	ts   []Target
+	file       string
+	sc         *bufio.Scanner
+	line       int
+	ts         []Target
+	maxTargets int
+	names      map[string]bool // the names given so far
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -91,8 +99,8 @@ func (p *parser) add(t Target) error {
 			return &Error{File: p.file, Line: t.Line, Msg: err.Error()}
 		}
 	}
-	if len(p.ts) == engine.MaxTargets {
-		return p.errorf("more than %d targets", engine.MaxTargets)
+	if len(p.ts) == p.maxTargets {
+		return &Error{File: p.file, Line: t.Line, Msg: fmt.Sprintf("more than %d targets", p.maxTargets)}
 	}
 	if len(p.ts) > 0 && engine.Origin(t.URL) != engine.Origin(p.ts[0].URL) {
 		return &Error{File: p.file, Line: t.Line, Msg: fmt.Sprintf("%s is not on %s, the first target's scheme, host and port: a load holds one pool of connections",
@@ -247,17 +255,19 @@ func parseWeight(s string) (int, error) {
 	return w, nil
 }
 
-// setName sets a target's name: unique, not a number (a number is a
-// target's place in the list), no spaces or braces.
+// setName sets a target's name: not a number (a number is a row's place
+// among the rows), no spaces or braces. Targets that share a name share a
+// row of figures; there are at most engine.MaxRows names.
 func (p *parser) setName(dst *string, name string) error {
 	switch {
 	case *dst != "":
 		return p.errorf("a second name for one target")
 	case strings.ContainsAny(name, "{}=,\"") || name[0] >= '0' && name[0] <= '9':
 		return p.errorf("name %q: use letters, digits, '-' or '_', not starting with a digit", name)
-	case slices.ContainsFunc(p.ts, func(t Target) bool { return t.Name == name }):
-		return p.errorf("name %q is taken by an earlier target", name)
+	case !p.names[name] && len(p.names) == engine.MaxRows:
+		return p.errorf("name %q: more than %d names (targets that share a name share a row of figures, at most %d rows)", name, engine.MaxRows, engine.MaxRows)
 	}
+	p.names[name] = true
 	*dst = name
 	return nil
 }

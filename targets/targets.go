@@ -4,7 +4,9 @@
 // format ({"method","url","header","body"}, body base64), each with two
 // extensions: a weight (`# weight N`, "weight") that sends a target N
 // times as often, and a name (`# name login`, "name") that thresholds and
-// reports may use.
+// reports may use. Targets that share a name share a row of figures in
+// the result; a list holds at most engine.MaxRows names and
+// engine.MaxTargets targets.
 //
 // All targets must share one origin (scheme, host and port): a load holds
 // one pool of connections. Every error names the file and line.

@@ -2,6 +2,7 @@ package targets
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,8 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 		{"bad method", "G(T http://h/\n", 1, "method"},
 		{"bad weight", "# weight 0\nGET http://h/\n", 1, "weight"},
 		{"second weight", "# weight 2\nGET http://h/\n# weight 2\n", 3, "second weight"},
-		{"name taken", "# name a\nGET http://h/\n\n# name a\nGET http://h/b\n", 4, "taken"},
+		{"second name", "# name a\nGET http://h/\n# name b\n", 3, "second name"},
+		{"101 names", names(101), 3*100 + 1, "more than 100 names"},
 		{"numeric name", "# name 2\nGET http://h/\n", 1, "name"},
 		{"empty", "\n# only a comment\n", 2, "no targets"},
 		{"json", `{"url":"http://h/"}` + "\n" + `{"url":"http://h/","bogus":1}` + "\n", 2, "not a JSON target"},
@@ -97,9 +99,37 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 	}
 }
 
+// names is a list of n targets, each of a name of its own, on three lines
+// each: "# name tN", its request line and a blank line.
+func names(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "# name t%d\nGET http://h/%d\n\n", i, i)
+	}
+	return b.String()
+}
+
 func TestTooManyTargets(t *testing.T) {
-	in := strings.Repeat("GET http://h/\n\n", engine.MaxTargets+1)
-	if _, err := Read(strings.NewReader(in), "t"); err == nil || !strings.Contains(err.Error(), "more than") {
-		t.Fatalf("error %v", err)
+	in := strings.Repeat("GET http://h/\n\n", 11)
+	_, err := read(strings.NewReader(in), "t", 10)
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 21 || !strings.Contains(err.Error(), "more than 10 targets") {
+		t.Fatalf("error %v, want t:21: more than 10 targets", err)
+	}
+	if engine.MaxTargets < 1_000_000 {
+		t.Errorf("engine.MaxTargets = %d: a file of a line per user needs a million", engine.MaxTargets)
+	}
+}
+
+// TestTargetsShareAName: a name may group any number of targets, and
+// unnamed ones are not counted against the names.
+func TestTargetsShareAName(t *testing.T) {
+	in := "# name a\nGET http://h/1\n\n# name a\nGET http://h/2\n\nGET http://h/3\n\n" + names(99)
+	ts, err := Read(strings.NewReader(in), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 102 || ts[0].Name != "a" || ts[1].Name != "a" || ts[2].Name != "" {
+		t.Fatalf("%d targets, first three %+v", len(ts), ts[:3])
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"github.com/pummel-dev/pummel/stats/figure"
 )
 
-// A threshold may judge one target of a load over a list of targets
-// (--targets): "p99{target=2}<20ms" (its 1-based place in the list) or
+// A threshold may judge one row of a load over a list of targets
+// (--targets; targets that share a name share a row, see
+// engine.TargetRows): "p99{target=2}<20ms" (its 1-based place among the
+// rows, the place in the list when no two targets share a row) or
 // "errors{target=login}==0" (its name, from `# name login`). It judges
-// the figures a target has: latency, requests, errors and statuses, and
-// rps (its requests over the load's duration).
+// the figures a row has: latency, requests, errors and statuses, and rps
+// (its requests over the load's duration).
 
 // splitSelector takes "{target=X}" out of a threshold's text, returning
 // the rest and X ("" without a selector).
@@ -44,8 +46,8 @@ func checkTargetFigure(f figure.Figure) error {
 }
 
 // CheckTarget refuses, before any load, a threshold on a target that the
-// load will not have: names lists the load's targets in order, each by
-// its name ("" for one without), and is empty without --targets.
+// load will not have: names lists the load's rows of targets in order,
+// each by its name ("" for one without), and is empty without --targets.
 func (e Expr) CheckTarget(names []string) error {
 	if e.target == "" {
 		return nil
@@ -54,7 +56,7 @@ func (e Expr) CheckTarget(names []string) error {
 		return fmt.Errorf("{target=%s}: a target needs --targets", e.target)
 	}
 	if targetIndex(names, e.target) < 0 {
-		return fmt.Errorf("{target=%s}: --targets lists %d targets, none of that place or name", e.target, len(names))
+		return fmt.Errorf("{target=%s}: --targets makes %d rows of figures, none of that place or name", e.target, len(names))
 	}
 	return nil
 }

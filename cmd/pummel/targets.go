@@ -10,6 +10,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/targets"
 )
 
@@ -106,15 +107,24 @@ func withDefaultHeaders(defaults, own []engine.Header) []engine.Header {
 	return append(out, own...)
 }
 
-// writeTargetPlan lists the targets a dry run would load, URLs redacted:
-// "Target 2 login (weight 3): POST http://127.0.0.1:8080/login".
+// writeTargetPlan lists the rows of targets a dry run would load, each
+// by its first target's request, URLs redacted: "Target 2 login (weight
+// 3): POST http://127.0.0.1:8080/login", and "… (+4,999 more)" after a
+// row of 5,000 targets.
 func writeTargetPlan(w io.Writer, ts []engine.Target) {
-	for i, t := range ts {
+	rows, _, err := engine.TargetRows(ts)
+	if err != nil {
+		fmt.Fprintf(w, "Targets: %v\n", err)
+		return
+	}
+	for i, r := range rows {
 		name := ""
-		if t.Name != "" {
-			name = " " + t.Name
+		if r.Name != "" {
+			name = " " + r.Name
 		}
-		fmt.Fprintf(w, "Target %d%s (weight %d): %s %s\n", i+1, name, t.Weight, engine.Method(t.Method, len(t.Body) > 0), redact.URL(t.URL.String()))
+		t := ts[r.First]
+		fmt.Fprintf(w, "Target %d%s (weight %d): %s %s%s\n", i+1, name, r.Weight, engine.Method(t.Method, len(t.Body) > 0),
+			redact.URL(t.URL.String()), render.MoreTargets(r.Targets))
 	}
 }
 

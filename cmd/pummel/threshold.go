@@ -14,11 +14,15 @@ import (
 // thresholds reads every --threshold before any load is sent: a bad
 // expression, one on a server figure with no server to watch, or one on a
 // target the load does not have, is bad usage naming the flag and the
-// expression.
+// expression. {target=…} selects a row of targets (engine.TargetRows).
 func (o *options) thresholds(plan watchPlan, targets []engine.Target) ([]threshold.Expr, error) {
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Name
+	rows, _, err := engine.TargetRows(targets)
+	if err != nil {
+		return nil, usageError{"--targets: " + err.Error()}
+	}
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Name
 	}
 	var out []threshold.Expr
 	for _, s := range o.thresholdExprs.Value() {

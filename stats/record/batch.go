@@ -27,8 +27,9 @@ type Outcome struct {
 	// Rejected marks a status that is an error of class Status: 400 and
 	// above (as wrk), unless the user's accepted statuses include it.
 	Rejected bool
-	// Target is the index of the request's target in a list of targets
-	// (see Recorder.SplitTargets); 0 otherwise.
+	// Target is the index of the row of figures the request's target
+	// counts in, for a list of targets (see Recorder.SplitTargets); 0
+	// otherwise.
 	Target uint16
 }
 

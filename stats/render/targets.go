@@ -9,12 +9,13 @@ import (
 // targetHeader names the columns of the per-target table.
 var targetHeader = []string{"Target", "Request", "Weight", "Requests", "Errors", "p50", "p90", "p99", "Max"}
 
-// targetRows are the per-target table's rows: a target's name or place,
-// its request line, weight, counts and latency.
+// targetRows are the per-target table's rows: a row's name or place,
+// its first target's request line (and how many more targets it holds),
+// weight, counts and latency.
 func targetRows(ts []stats.Target) [][]string {
 	rows := make([][]string, len(ts))
 	for i, t := range ts {
-		rows[i] = []string{t.Label(i), t.Method + " " + t.URL, strconv.Itoa(t.Weight), strconv.FormatInt(t.Requests, 10),
+		rows[i] = []string{t.Label(i), t.Method + " " + t.URL + MoreTargets(t.Members), strconv.Itoa(t.Weight), strconv.FormatInt(t.Requests, 10),
 			strconv.FormatInt(t.Errors.Total(), 10),
 			latencyCell(t.Latency, func(l stats.Latency) float64 { return l.P50 }),
 			latencyCell(t.Latency, func(l stats.Latency) float64 { return l.P90 }),
@@ -22,6 +23,15 @@ func targetRows(ts []stats.Target) [][]string {
 			latencyCell(t.Latency, func(l stats.Latency) float64 { return l.Max })}
 	}
 	return rows
+}
+
+// MoreTargets follows the request of a row of n targets, its first:
+// " (+4,999 more)" for 5,000, "" for one.
+func MoreTargets(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return " (+" + FormatCount(int64(n-1)) + " more)"
 }
 
 // writeTargetsText prints the per-target table of a load over a list of

@@ -28,10 +28,10 @@ type Record struct {
 	// Cause is why it failed within Class (empty if it did not).
 	Cause string
 	// Conn numbers the connection it went on (0: none, a failed dial);
-	// Worker is its worker; Target the target's index.
+	// Target is the target's index in its list; Worker is its worker.
 	Conn   uint32
+	Target uint32
 	Worker uint16
-	Target uint16
 	// Status is the response's status code, 0 for an error without one.
 	Status uint16
 	// Class is the error class, meaningful when Failed is set.
