@@ -19,7 +19,8 @@ const maxLine = 16 << 20
 
 // Read reads the targets in r, named file in errors: JSON lines when its
 // first character that is not a space is "{", vegeta's http format
-// otherwise. A body file ("@path") is read relative to the working
+// otherwise (where, as vegeta reads it, a request line also ends the
+// target before it: a file may list one "GET URL" a line). A body file ("@path") is read relative to the working
 // directory, as vegeta does. It checks that there is at least one target,
 // at most engine.MaxTargets, with at most engine.MaxRows names, and that
 // all share the first's origin.
@@ -155,7 +156,12 @@ func (p *parser) http() error {
 			if err := p.comment(trimmed, to); err != nil {
 				return err
 			}
-		case cur == nil:
+		case cur == nil || isRequestLine(trimmed):
+			if cur != nil { // one target a line, as vegeta reads them too
+				if err := closeTarget(); err != nil {
+					return err
+				}
+			}
 			t, err := p.requestLine(trimmed)
 			if err != nil {
 				return err
@@ -180,6 +186,14 @@ func (p *parser) http() error {
 		return p.errorf("a weight or name follows the last target")
 	}
 	return nil
+}
+
+// isRequestLine reports whether s, within a target's block, starts the
+// next target rather than being a header: "METHOD scheme://…" (a header's
+// name holds no space).
+func isRequestLine(s string) bool {
+	f := strings.Fields(s)
+	return len(f) == 2 && engine.CheckMethod(f[0]) == nil && strings.Contains(f[1], "://")
 }
 
 // requestLine reads "METHOD URL".

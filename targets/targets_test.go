@@ -121,6 +121,18 @@ func TestTooManyTargets(t *testing.T) {
 	}
 }
 
+// TestOneTargetALine: a request line ends the target before it, so that
+// a file of one "GET URL" a line reads as vegeta reads it.
+func TestOneTargetALine(t *testing.T) {
+	ts, err := Read(strings.NewReader("GET http://h/1\nX-A: 1\nPOST http://h/2\n# weight 2\nGET http://h/3\n"), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 3 || len(ts[0].Headers) != 1 || ts[1].Method != "POST" || ts[1].Weight != 2 || ts[2].Line != 5 || ts[2].Weight != 1 {
+		t.Fatalf("%+v", ts)
+	}
+}
+
 // TestTargetsShareAName: a name may group any number of targets, and
 // unnamed ones are not counted against the names.
 func TestTargetsShareAName(t *testing.T) {

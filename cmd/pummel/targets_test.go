@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,56 @@ func TestDryRunListsTheTargets(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "Target 2 login (weight 3): POST http://127.0.0.1:1/login\n") ||
 		!strings.Contains(stdout, "Target 1 (weight 1): GET http://REDACTED@127.0.0.1:1/\n") || strings.Contains(stdout, "hunter2") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestAFileOfThousandsOfTargets: 5,000 unnamed targets share the row
+// "unnamed", which thresholds select by name or place; each target still
+// gets its exact share of -n.
+func TestAFileOfThousandsOfTargets(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	base := strings.TrimSuffix(srv.URL(), "/")
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "GET %s/?i=%d\n", base, i)
+	}
+	path := writeTargets(t, b.String())
+	code, stdout, stderr := pummel(t.Context(), "--targets", path, "-c", "4", "-n", "10000", "--format", "json", "-q",
+		"--threshold", "status_2xx{target=unnamed}==10000", "--threshold", "errors{target=1}==0")
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if len(res.Targets) != 1 || res.Targets[0].Name != "unnamed" || res.Targets[0].Requests != 10000 ||
+		res.Targets[0].Members != 5000 || res.Targets[0].URL != base+"/?i=0" {
+		t.Fatalf("rows %+v", res.Targets)
+	}
+	if !strings.Contains(stdout, `"targets": 5000`) {
+		t.Errorf("the row's JSON lacks its count of targets: %s", stdout)
+	}
+	paths := srv.Paths()
+	for i := range 5000 {
+		if n := paths[fmt.Sprintf("/?i=%d", i)]; n != 2 {
+			t.Fatalf("/?i=%d: the server saw %d requests, want 2", i, n)
+		}
+	}
+	if len(res.Thresholds) != 2 || !res.Thresholds[0].OK || !res.Thresholds[1].OK {
+		t.Errorf("thresholds %+v", res.Thresholds)
+	}
+	code, stdout, _ = pummel(t.Context(), "--dry-run", "--targets", path, "-n", "1")
+	if want := "Target 1 unnamed (weight 5000): GET " + base + "/?i=0 (+4,999 more)\n"; code != exitOK || !strings.Contains(stdout, want) {
+		t.Errorf("dry run: exit %d, stdout %q; want %q", code, stdout, want)
+	}
+}
+
+func TestMoreThanAHundredNamesExitTwo(t *testing.T) {
+	var b strings.Builder
+	for i := range 101 {
+		fmt.Fprintf(&b, "# name n%d\nGET http://127.0.0.1:1/%d\n\n", i, i)
+	}
+	code, stdout, stderr := pummel(t.Context(), "--targets", writeTargets(t, b.String()), "-n", "1")
+	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "targets.txt:301: ") ||
+		!strings.Contains(stderr, "more than 100 names") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming targets.txt:301", code, stdout, stderr)
 	}
 }
