@@ -58,7 +58,7 @@ func TestCombineMergesTargets(t *testing.T) {
 	}
 	for _, change := range []func(*Target){
 		func(t *Target) { t.URL = "http://h/other" },
-		func(t *Target) { t.Weight++ }, // the same requests, another mix
+		func(t *Target) { t.Weight++ },    // the same requests, another mix
 		func(t *Target) { t.Members = 7 }, // a row of other targets behind the same first one
 	} {
 		other := targetsResult(t, 1, 0)
