@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,9 @@ type targetState struct {
 	buf   []byte // the batch in hand's bytes, when pipelined
 }
 
-// buildTargets serialises every target's request; nil without targets.
+// buildTargets serialises every target's request, into one block of
+// memory (a million targets hold their bytes and a slice each, not a
+// buffer each); nil without targets.
 func buildTargets(c *Config) (*targetSet, error) {
 	if len(c.Targets) == 0 {
 		return nil, nil
@@ -68,18 +71,29 @@ func buildTargets(c *Config) (*targetSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := &targetSet{rows: rows, rowOf: rowOf}
+	ts := &targetSet{rows: rows, rowOf: rowOf, reqs: make([][]byte, len(c.Targets))}
 	weights := make([]int, len(c.Targets))
+	var arena []byte // every request's bytes, one after another
+	ends := make([]int, len(c.Targets))
 	for i, t := range c.Targets {
 		req, err := buildRequest(c.forTarget(t))
 		if err != nil {
 			return nil, fmt.Errorf("target %d: %w", i+1, err)
 		}
-		ts.reqs = append(ts.reqs, req)
+		arena = append(arena, req...)
+		ends[i] = len(arena)
 		if c.HTTP2 {
 			ts.h2reqs = append(ts.h2reqs, buildH2Request(c.forTarget(t)))
 		}
 		weights[i] = t.Weight
+	}
+	arena = slices.Clip(arena)
+	for i, end := range ends {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		ts.reqs[i] = arena[start:end:end] // no request appends into the next
 	}
 	ts.seq = Sequence(weights)
 	return ts, nil

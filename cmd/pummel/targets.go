@@ -77,6 +77,7 @@ func (o *options) withTargets(c *engine.Config) error {
 	if err != nil {
 		return err
 	}
+	c.Targets = make([]engine.Target, 0, len(list))
 	for _, t := range list {
 		et := t.Target
 		if et.Method == "" {
