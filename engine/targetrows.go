@@ -13,8 +13,10 @@ import (
 const MaxRows = 100
 
 // MaxTargets bounds the number of targets: each keeps its serialised
-// request (and its place in the interleaving, Sequence) for the load.
-const MaxTargets = 1_000_000
+// request (and its place in the interleaving, Sequence) for the load,
+// and reading a file of a million took 1.2 GB and 8.5 s before the
+// clock; a hundred thousand take a tenth of that.
+const MaxTargets = 100_000
 
 // UnnamedRow names the row the unnamed targets share when they cannot
 // each have one (see MaxRows).
