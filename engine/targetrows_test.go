@@ -159,7 +159,7 @@ func TestNamesGroupTargetsIntoRows(t *testing.T) {
 // TestRowsNotTargetsKeepHistograms: a worker's recorders keep a latency
 // histogram per row, however many targets share it.
 func TestRowsNotTargetsKeepHistograms(t *testing.T) {
-	for _, n := range []int{3, 5000, 200_000} {
+	for _, n := range []int{3, 5000, MaxTargets} {
 		u, _ := url.Parse("http://127.0.0.1:1/")
 		cfg := Config{URL: u, Requests: 1, Connections: 1, Threads: 1, Timeout: time.Second, Targets: listOf(t, u.String(), n, nil)}
 		r, err := newRun(t.Context(), &cfg)
