@@ -71,28 +71,14 @@ tool_command() {
 }
 
 runs=$work/runs.tsv
-read -ra order <<<"$tools"
-for rep in $(seq "$reps"); do
-  for c in $conns; do
-    for tool in "${order[@]}"; do
-      bench_next_url
-      cmd=$(tool_command "$tool" "$c")
-      p0=$(cpu_probe 0) p1=$(cpu_probe 1)
-      before=$(served)
-      rc=0
-      /usr/bin/time -f "%e %U %S %M" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || rc=$?
-      after=$(served)
-      q0=$(cpu_probe 0) q1=$(cpu_probe 1)
-      read -r wall user sys rss < <(tail -1 "$work/time")
-      requests=$((after - before - 1)) # less our own status request
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$user" "$sys" "$rss" "$rc" \
-        "$p0/$p1 → $q0/$q1" >>"$runs"
-      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, exit $rc, probes $p0/$p1 → $q0/$q1 ms" >&2
-      [ "$rc" = 0 ] || sed 's/^/    /' "$work/log" | tail -5 >&2
-    done
-  done
-  order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
-done
+# one_run TOOL CONNS REP measures one run and appends its row to $runs.
+one_run() {
+  bench_run tool_command "$1" "$2"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$requests" "$user" "$sys" "$rss" "$rc" "$probes" >>"$runs"
+  echo "rep $3 c=$2 $1: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, exit $rc, probes $probes ms" >&2
+  [ "$rc" = 0 ] || sed 's/^/    /' "$work/log" | tail -5 >&2
+}
+bench_interleave one_run
 
 {
   echo "| tool | connections | requests per client CPU-second | vs pummel, paired (range) | client max RSS | failed runs |"

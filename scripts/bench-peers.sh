@@ -115,29 +115,19 @@ fi
 
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
-read -ra order <<<"$tools"
-for rep in $(seq "$reps"); do
-  for c in $conns; do
-    for tool in "${order[@]}"; do
-      bench_next_url
-      cmd=$(bench_command "$tool" "$c")
-      p0=$(cpu_probe 0) p1=$(cpu_probe 1)
-      before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
-      /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || true
-      after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
-      q0=$(cpu_probe 0) q1=$(cpu_probe 1)
-      read -r wall user sys rss sleeps < <(tail -1 "$work/time") # GNU time puts "Command exited…" first on failure
-      requests=$((after - before - 1)) # less our own status request
-      other=$(awk -v b=$((b1 - b0)) -v n=$((n1 - n0)) -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
-        'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" \
-        "$p0/$p1 → $q0/$q1" >>"$runs"
-      printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
-      echo "rep $rep c=$c $tool: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, probes $p0/$p1 → $q0/$q1 ms, other ${other}%" >&2
-    done
-  done
-  order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
-done
+# one_run TOOL CONNS REP measures one run and appends its rows to $runs and
+# $work/other.tsv.
+one_run() {
+  local other
+  bench_run bench_command "$1" "$2"
+  other=$(awk -v b="$busy" -v n="$worker" -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
+    'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" \
+    "$probes" >>"$runs"
+  printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
+  echo "rep $3 c=$2 $1: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, probes $probes ms, other ${other}%" >&2
+}
+bench_interleave one_run
 
 # headline pivots the figures into one row per tool: requests per client
 # CPU-second (lowest–highest) and the paired ratio to wrk at each connection

@@ -61,28 +61,16 @@ if [[ " $tools " == *" uring "* ]] && ! taskset -c 0 "$trial" -mode uring -c 1 -
 fi
 
 runs=$work/runs.tsv
-read -ra order <<<"$tools"
-for rep in $(seq "$reps"); do
-  for c in $conns; do
-    for tool in "${order[@]}"; do
-      bench_next_url
-      cmd=$(trial_command "$tool" "$c")
-      p0=$(cpu_probe 0) p1=$(cpu_probe 1)
-      before=$(served)
-      rc=0
-      /usr/bin/time -f "%e %U %S" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || rc=$?
-      after=$(served)
-      q0=$(cpu_probe 0) q1=$(cpu_probe 1)
-      read -r wall user sys < <(tail -1 "$work/time") # GNU time puts "Command exited…" first on failure
-      requests=$((after - before - 1)) # less our own status request
-      [ "$rc" -eq 0 ] || requests=0      # a client that failed has no figures: the table says so
-      counted=$(sed -n 's/.*sent, \([0-9]*\) responses counted/\1/p' "$work/log")
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$c" "$rep" "$requests" "$wall" "$user" "$sys" "$p0/$p1 → $q0/$q1" >>"$runs"
-      echo "rep $rep c=$c $tool: exit $rc, $requests requests (client counted ${counted:-n/a}), wall $wall s, cpu $user+$sys s, probes $p0/$p1 → $q0/$q1 ms" >&2
-    done
-  done
-  order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
-done
+# one_run TOOL CONNS REP measures one run and appends its row to $runs.
+one_run() {
+  local counted
+  bench_run trial_command "$1" "$2"
+  [ "$rc" -eq 0 ] || requests=0 # a client that failed has no figures: the table says so
+  counted=$(sed -n 's/.*sent, \([0-9]*\) responses counted/\1/p' "$work/log")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$requests" "$wall" "$user" "$sys" "$probes" >>"$runs"
+  echo "rep $3 c=$2 $1: exit $rc, $requests requests (client counted ${counted:-n/a}), wall $wall s, cpu $user+$sys s, probes $probes ms" >&2
+}
+bench_interleave one_run
 
 {
   echo "| tool | connections | requests per client CPU-second, median (lowest–highest) | vs $base, paired (lowest–highest) |"

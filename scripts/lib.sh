@@ -190,6 +190,44 @@ cpu_probe() {
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }'
 }
 
+# bench_interleave FN calls FN TOOL CONNS REP for each repetition REP of
+# 1..$reps, each CONNS of $conns and each TOOL of $tools: tools interleaved
+# within a repetition, their order rotating from one repetition to the next.
+bench_interleave() {
+  local rep c tool order
+  read -ra order <<<"$tools"
+  for rep in $(seq "$reps"); do
+    for c in $conns; do
+      for tool in "${order[@]}"; do "$1" "$tool" "$c" "$rep"; done
+    done
+    order=("${order[@]:1}" "${order[0]}") # the next repetition starts with the next tool
+  done
+}
+
+# bench_run PRINT TOOL CONNS measures one client run against bench_nginx:
+# it points $url at the next loopback address (bench_next_url), sets cmd to
+# the command line PRINT TOOL CONNS prints (bench_command, say) and runs it
+# pinned to CPU 0 under /usr/bin/time, its output in $work/log. It sets rc
+# (the client's exit status), requests (nginx's own count of the requests
+# served meanwhile, less our own status request), wall, user, sys
+# (seconds), rss (KiB) and sleeps (voluntary context switches) from time,
+# probes (cpu_probe on CPU 0 and CPU 1 before and after: "p0/p1 → q0/q1"),
+# busy (the machine's busy jiffies meanwhile) and worker (nginx's worker's).
+bench_run() {
+  local p0 p1 q0 q1 before after b0 b1 n0 n1
+  bench_next_url
+  cmd=$("$1" "$2" "$3")
+  p0=$(cpu_probe 0) p1=$(cpu_probe 1)
+  before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
+  rc=0
+  /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || rc=$?
+  after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
+  q0=$(cpu_probe 0) q1=$(cpu_probe 1)
+  read -r wall user sys rss sleeps < <(tail -1 "$work/time") # GNU time puts "Command exited…" first on failure
+  requests=$((after - before - 1))
+  probes="$p0/$p1 → $q0/$q1" busy=$((b1 - b0)) worker=$((n1 - n0))
+}
+
 # steal_jiffies prints the steal time the kernel reports for the whole
 # machine (/proc/stat).
 steal_jiffies() { awk '/^cpu / {print $9}' /proc/stat; }
