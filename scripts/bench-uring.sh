@@ -25,9 +25,8 @@
 #   probes     cpu_probe (scripts/lib.sh) on CPU 0 and CPU 1 just before and
 #              just after the run: whether a CPU was in a slow stretch
 # and writes to OUT.md (default: stdout) the medians of requests per client
-# CPU-second with their ranges and the paired ratios uring/epoll and
-# pummel/epoll: the median of each repetition's ratio, with the lowest and
-# highest. Sends traffic to 127.0.0.1 only; every run is bounded by -d.
+# CPU-second with their ranges and each tool's paired ratio to BASE: the
+# median of each repetition's ratio, with the lowest and highest. Sends traffic to 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
