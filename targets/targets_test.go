@@ -142,3 +142,14 @@ func TestTargetsShareAName(t *testing.T) {
 		t.Fatalf("%d targets, first three %+v", len(ts), ts[:3])
 	}
 }
+
+// TestHeadersStayHeaders: a header line is no request line, even one
+// whose value is a URL, so it does not end its target.
+func TestHeadersStayHeaders(t *testing.T) {
+	for _, header := range []string{"Referer: http://h/x", "X-Url :http://h/x", "X-Url:https://h/x", "Via: 1.1 h"} {
+		ts, err := Read(strings.NewReader("GET http://h/1\n"+header+"\n"), "t")
+		if err != nil || len(ts) != 1 || len(ts[0].Headers) != 1 {
+			t.Errorf("%q: %v, %+v; want one target with one header", header, err, ts)
+		}
+	}
+}
