@@ -153,3 +153,20 @@ func TestHeadersStayHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyBodyFile: an empty body file is an empty body, not none: the
+// target sends no -b default (a nil Body takes it), and a second body
+// file is still refused.
+func TestEmptyBodyFile(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n"), "t")
+	if err != nil || len(ts) != 1 || ts[0].Body == nil || len(ts[0].Body) != 0 {
+		t.Fatalf("%+v, %v; want one target with an empty, non-nil body", ts, err)
+	}
+	if _, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n@"+empty+"\n"), "t"); err == nil || !strings.Contains(err.Error(), "second body file") {
+		t.Fatalf("two body files: %v, want a second body file refused", err)
+	}
+}
