@@ -68,14 +68,15 @@ func replacement(path string) *serverLog {
 	if err != nil {
 		return nil
 	}
-	if info, err := os.Stat(target); err != nil || !info.Mode().IsRegular() {
+	info, err := os.Stat(target)
+	if err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".pummel-*")
 	if err != nil {
 		return nil
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(info.Mode().Perm()); err != nil { // the earlier log's, as truncating it kept
 		f.Close()           //nolint:errcheck // the file is removed
 		os.Remove(f.Name()) //nolint:errcheck // best effort
 		return nil

@@ -10,7 +10,8 @@ import (
 // Target is one row of a load over a list of targets (--targets): what
 // was sent to its targets and what came back. A row holds the targets
 // that share a name, or one unnamed target, or, in a list that would
-// have more than 100 rows, all the unnamed targets (named "unnamed").
+// have more than engine.MaxRows (100) rows, all the unnamed targets
+// (named "unnamed"; engine.TargetRows groups them).
 type Target struct {
 	// Name is the row's name (`# name login`), if it has one.
 	Name string `json:"name,omitempty"`
@@ -73,8 +74,9 @@ func targetResults(recs []*record.Recorder) ([]Target, error) {
 
 // combineTargets merges the results' rows of targets, row by row: their
 // counts add up and their histograms merge. Results of other target
-// lists (another count, method, URL or name at some place) do not
-// combine: the merge then has no targets, and says so.
+// lists (another count of rows, or another method, URL, name, weight or
+// count of targets at some row) do not combine: the merge then has no
+// targets, and says so.
 func combineTargets(rs []Result) ([]Target, string, error) {
 	first := rs[0].Targets
 	if first == nil {

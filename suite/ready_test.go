@@ -1,9 +1,13 @@
 package suite
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pummel-dev/pummel/proc"
 )
 
 // TestReadyHTTP2 pins when the readiness probes speak HTTP/2: as
@@ -49,5 +53,27 @@ func TestReadyHTTP2(t *testing.T) {
 				t.Errorf("proc.Spec.ReadyHTTP2 %v (%v), want %v", spec.ReadyHTTP2, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNotReadyHint: a server that never got ready is told which protocol
+// the probes spoke and how to change it; another failure gets no hint.
+func TestNotReadyHint(t *testing.T) {
+	notReady := fmt.Errorf("waiting: %w", proc.ErrNotReady)
+	tests := []struct {
+		err  error
+		h2   bool
+		want string
+	}{
+		{notReady, false, "probed over HTTP/1.1; server.ready.http2: true"},
+		{notReady, true, "probed over HTTP/2; server.ready.http2: false"},
+		{errors.New("exec: permission denied"), true, ""},
+		{errors.New("exec: permission denied"), false, ""},
+	}
+	for _, tt := range tests {
+		got := notReadyHint(tt.err, tt.h2)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("notReadyHint(%v, %v) = %q, want %q", tt.err, tt.h2, got, tt.want)
+		}
 	}
 }

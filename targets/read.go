@@ -20,8 +20,8 @@ const maxLine = 16 << 20
 // Read reads the targets in r, named file in errors: JSON lines when its
 // first character that is not a space is "{", vegeta's http format
 // otherwise (where, as vegeta reads it, a request line also ends the
-// target before it: a file may list one "GET URL" a line). A body file ("@path") is read relative to the working
-// directory, as vegeta does. It checks that there is at least one target,
+// target before it: a file may list one "GET URL" a line). A body file
+// ("@path") is read relative to the working directory, as vegeta does. It checks that there is at least one target,
 // at most engine.MaxTargets, with at most engine.MaxRows names, and that
 // all share the first's origin.
 func Read(r io.Reader, file string) ([]Target, error) {
@@ -189,11 +189,16 @@ func (p *parser) http() error {
 }
 
 // isRequestLine reports whether s, within a target's block, starts the
-// next target rather than being a header: "METHOD scheme://…" (a header's
-// name holds no space).
+// next target rather than being a header: "METHOD http://…" or
+// "METHOD https://…" (a header's name holds no space, and a header
+// "Name :http://…" is still a header).
 func isRequestLine(s string) bool {
 	f := strings.Fields(s)
-	return len(f) == 2 && engine.CheckMethod(f[0]) == nil && strings.Contains(f[1], "://")
+	if len(f) != 2 || engine.CheckMethod(f[0]) != nil {
+		return false
+	}
+	scheme, _, ok := strings.Cut(f[1], "://")
+	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
 }
 
 // requestLine reads "METHOD URL".

@@ -142,3 +142,31 @@ func TestTargetsShareAName(t *testing.T) {
 		t.Fatalf("%d targets, first three %+v", len(ts), ts[:3])
 	}
 }
+
+// TestHeadersStayHeaders: a header line is no request line, even one
+// whose value is a URL, so it does not end its target.
+func TestHeadersStayHeaders(t *testing.T) {
+	for _, header := range []string{"Referer: http://h/x", "X-Url :http://h/x", "X-Url:https://h/x", "Via: 1.1 h"} {
+		ts, err := Read(strings.NewReader("GET http://h/1\n"+header+"\n"), "t")
+		if err != nil || len(ts) != 1 || len(ts[0].Headers) != 1 {
+			t.Errorf("%q: %v, %+v; want one target with one header", header, err, ts)
+		}
+	}
+}
+
+// TestEmptyBodyFile: an empty body file is an empty body, not none: the
+// target sends no -b default (a nil Body takes it), and a second body
+// file is still refused.
+func TestEmptyBodyFile(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n"), "t")
+	if err != nil || len(ts) != 1 || ts[0].Body == nil || len(ts[0].Body) != 0 {
+		t.Fatalf("%+v, %v; want one target with an empty, non-nil body", ts, err)
+	}
+	if _, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n@"+empty+"\n"), "t"); err == nil || !strings.Contains(err.Error(), "second body file") {
+		t.Fatalf("two body files: %v, want a second body file refused", err)
+	}
+}
