@@ -105,6 +105,6 @@ func lateSendsNote(res stats.Result) string {
 	if res.ScheduleKept() {
 		return ""
 	}
-	return fmt.Sprintf("with %.1f%% of its sends over %s late: its latency runs from each intended send, so the SLO judged their lateness",
+	return fmt.Sprintf("with %.1f%% of its sends over %s late: its latency runs from each intended send, so its figures include their lateness",
 		100*res.LateShare(), render.FormatTime(float64(record.LateSend.Microseconds())))
 }
