@@ -334,11 +334,7 @@ func (c *loopConn) h2Failed(f failure) {
 		return
 	}
 	if !c.load.stopped() {
-		for i := range h.lanes {
-			if h.sess.Busy(i) {
-				c.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, h.lanes[i].target, f, 1)
-			}
-		}
+		h.failOpen(&c.conn, f)
 		if h.pending { // its stream never opened: the handshake failed
 			c.record(fail(record.Connect, "HTTP/2 handshake: "+f.cause), 1)
 		}
