@@ -267,9 +267,7 @@ func (c *loopConn) h2StreamExpired(slot int) {
 	if !h.sess.Busy(slot) {
 		return
 	}
-	l := &h.lanes[slot]
-	h.sess.Cancel(slot)
-	c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
+	h.expired(&c.conn, slot)
 	c.h2Next()
 }
 
