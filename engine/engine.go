@@ -9,7 +9,7 @@
 // transports behind one contract (transport.go): the event loop
 // (loop_linux.go, loops_linux.go) and a goroutine per connection
 // (goroutines.go, goconn.go). HTTP/1.1 responses are framed by one parser
-// (parse.go); HTTP/2's frames become stream events in package engine/h2,
+// (package engine/http1); HTTP/2's frames become stream events in package engine/h2,
 // driven by h2loop_linux.go and h2conn.go; every outcome is counted by
 // one counting core (conn.go; docs/architecture.md draws the seam).
 //

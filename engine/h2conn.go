@@ -313,9 +313,8 @@ func (h *h2Conn) expire(now time.Time) {
 		return
 	}
 	for i := range h.lanes {
-		if l := &h.lanes[i]; h.sess.Busy(i) && !now.Before(l.sent.Add(h.load.cfg.Timeout)) {
-			h.sess.Cancel(i)
-			h.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
+		if h.sess.Busy(i) && !now.Before(h.lanes[i].sent.Add(h.load.cfg.Timeout)) {
+			h.expired(&h.conn, i)
 		}
 	}
 }

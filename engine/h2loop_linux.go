@@ -267,9 +267,7 @@ func (c *loopConn) h2StreamExpired(slot int) {
 	if !h.sess.Busy(slot) {
 		return
 	}
-	l := &h.lanes[slot]
-	h.sess.Cancel(slot)
-	c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
+	h.expired(&c.conn, slot)
 	c.h2Next()
 }
 
@@ -334,11 +332,7 @@ func (c *loopConn) h2Failed(f failure) {
 		return
 	}
 	if !c.load.stopped() {
-		for i := range h.lanes {
-			if h.sess.Busy(i) {
-				c.recordFailure(h.lanes[i].t.phase, h.lanes[i].sent, h.lanes[i].target, f, 1)
-			}
-		}
+		h.failOpen(&c.conn, f)
 		if h.pending { // its stream never opened: the handshake failed
 			c.record(fail(record.Connect, "HTTP/2 handshake: "+f.cause), 1)
 		}

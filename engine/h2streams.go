@@ -83,6 +83,14 @@ func (s *h2Streams) ended(c *conn, now time.Time) {
 	}
 }
 
+// expired ends slot's stream, past its timeout, with RST_STREAM(CANCEL):
+// one timeout; the connection and its other streams stay.
+func (s *h2Streams) expired(c *conn, slot int) {
+	l := &s.lanes[slot]
+	s.sess.Cancel(slot)
+	c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
+}
+
 // resetCause is the cause of a stream the server reset.
 func resetCause(code http2.ErrCode) string {
 	if code == http2.ErrCodeRefusedStream {

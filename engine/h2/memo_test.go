@@ -46,7 +46,7 @@ type step struct {
 // TestMemoFindsWhatDecodingFinds holds the header block memo to what
 // hpack finds decoding every block: the status of each response is the
 // one a decoder fed every block in order reads, over runs long enough for
-// the memo to take over.
+// the memo to take over, and it did take over.
 func TestMemoFindsWhatDecodingFinds(t *testing.T) {
 	const run = 300 // blocks in a row: more than fixedRun entries of each
 	nginxLater := cat(indexed(8), inserted(54, "", "nginx"), inserted(33, "", "Wed, 02 Dec 2026 05:29:14 GMT"), inserted(28, "", "0"))
@@ -110,6 +110,13 @@ func TestMemoFindsWhatDecodingFinds(t *testing.T) {
 						t.Fatalf("step %d, block %d: %d events for a stream that ended", i, j, len(s.Events))
 					case !st.cancel && (len(s.Events) != 1 || s.Events[0].Status != want):
 						t.Fatalf("step %d, block %d: events %+v, want status %d", i, j, s.Events, want)
+					}
+				}
+				// A run long enough, of a block it may remember, is one
+				// the memo took over: its decodes are skipped.
+				if _, ok := scanBlock(st.block); ok && st.n >= run && !st.cancel {
+					if _, hit := s.memo.hit(st.block); !hit {
+						t.Fatalf("step %d: after %d blocks alike, the memo still has them decoded", i, st.n)
 					}
 				}
 			}
