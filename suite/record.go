@@ -13,7 +13,8 @@ import (
 // written, placeholders and ${VAR} references kept, with the values of
 // headers and variables named like secrets, URL passwords and secret
 // query parameters redacted, unless they take the secret from the
-// environment (hold a ${VAR} reference).
+// environment (hold a ${VAR} reference); an inline body is redacted
+// whole (redact.Body), since any field of it may be a secret.
 func recordPlan(p Plan) Plan {
 	p.Server.Env = redactEnv(p.Server.Env)
 	p.Server.Ready.URL = redact.URLTemplate(p.Server.Ready.URL)
@@ -26,6 +27,10 @@ func recordPlan(p Plan) Plan {
 		op := &p.Operations[i]
 		op.URL = redact.URLTemplate(op.URL)
 		op.Headers = redactEnv(op.Headers)
+		if op.Body != nil {
+			body := redact.Body(*op.Body)
+			op.Body = &body
+		}
 	}
 	return p
 }

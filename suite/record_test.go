@@ -13,6 +13,7 @@ func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 	src = strings.Replace(src, "    load:", `    headers:
       Authorization: Bearer literal-secret
       X-Trace: ${PUMMEL_SUITE_TOKEN}
+    body: '{"password":"body-secret"}'
     load:`, 1) + "modes:\n  - name: m\n    env: {DB_PASSWORD: hunter2, LEVEL: debug}\n"
 	s, err := Load(writePlan(t, src))
 	if err != nil {
@@ -22,10 +23,13 @@ func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, secret := range []string{"literal-secret", "expanded-value", "hunter2", "url-user-token"} {
+	for _, secret := range []string{"literal-secret", "expanded-value", "hunter2", "url-user-token", "body-secret"} {
 		if strings.Contains(string(b), secret) {
 			t.Errorf("recorded plan holds %q: %s", secret, b)
 		}
+	}
+	if body := s.Plan.Operations[0].Body; body == nil || !strings.HasPrefix(*body, "<redacted: 26 bytes, sha256 ") {
+		t.Errorf("recorded body %v, want its size and digest", body)
 	}
 	for _, kept := range []string{"${PUMMEL_SUITE_TOKEN}", "{port}", "debug"} {
 		if !strings.Contains(string(b), kept) {

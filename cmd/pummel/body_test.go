@@ -72,3 +72,46 @@ func TestBodiesOverMaxBodyAreRefused(t *testing.T) {
 		t.Errorf("a body of exactly --max-body: exit %d, request %q\n%s", code, last, stderr)
 	}
 }
+
+// TestBodyIsNotPublished: a request body (a login's password) is not in
+// the outputs meant for publishing, whether given with -b or in a
+// --body-file, only its size and digest; the body file's path is.
+func TestBodyIsNotPublished(t *testing.T) {
+	const body = `{"password":"planted-body-20"}`
+	srv := fixture.New(t, fixture.Behaviour{})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "login.json")
+	os.WriteFile(file, []byte(body), 0o600) //nolint:errcheck // read below
+	for _, given := range [][]string{{"-b", body}, {"--body-file", file}} {
+		var outputs []string
+		for _, format := range []string{"text", "json", "markdown"} {
+			md, js := filepath.Join(dir, format+".md"), filepath.Join(dir, format+".json")
+			for _, extra := range [][]string{{"--dry-run"}, {"-n", "2", "-c", "1", "-o", md, "-o", js}} {
+				args := append(append(append([]string{"--format", format}, given...), extra...), srv.URL())
+				code, stdout, stderr := pummel(t.Context(), args...)
+				if code != 0 {
+					t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+				}
+				outputs = append(outputs, stdout, stderr)
+			}
+			for _, path := range []string{md, js} {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				outputs = append(outputs, string(b))
+			}
+		}
+		all := strings.Join(outputs, "\n")
+		if strings.Contains(all, "planted-body-20") {
+			t.Errorf("%s: the body is printed:\n%s", given[0], all)
+		}
+		want := "<redacted: 30 bytes, sha256 "
+		if given[0] == "--body-file" {
+			want = "--body-file " + file
+		}
+		if !strings.Contains(all, want) {
+			t.Errorf("%s: no %q in the outputs:\n%s", given[0], want, all)
+		}
+	}
+}

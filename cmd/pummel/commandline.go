@@ -56,7 +56,9 @@ func (r commandLine) flagValue(flag, value string) string {
 	switch flag {
 	case "header":
 		return r.secrets.Header(value)
-	case "exec", "body":
+	case "body":
+		return r.secrets.Body(value)
+	case "exec":
 		return r.secrets.Command(value)
 	case "ready-url":
 		return r.secrets.URL(value)

@@ -67,7 +67,7 @@ func loadFlags(o *options) []cli.Flag {
 			Usage: "`auto`: a live line on stderr when it is a terminal; always: else a line every 10s too (CI logs); never"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr: --progress never"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "check the command line (flags, script, outputs), print what would run, and send nothing"},
-		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers and URL credentials (user and password) in outputs"},
+		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers, URL credentials (user and password) and request bodies in outputs"},
 	}
 }
 

@@ -153,3 +153,30 @@ func TestURLTemplate(t *testing.T) {
 		}
 	}
 }
+
+func TestBody(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"JSON with a password", `{"password":"hunter2"}`, "<redacted: 22 bytes, sha256 7881d759>"},
+		{"form", "user=a&password=s1", "<redacted: 18 bytes, sha256 23775d9e>"},
+		{"nothing secret by name", "hello", "<redacted: 5 bytes, sha256 2cf24dba>"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Body(tt.in); got != tt.want {
+				t.Errorf("Body(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSecretsBodyScrubsText(t *testing.T) {
+	var s Secrets
+	s.Body(`user=u&password=planted-1`)
+	s.Body(`{"password":"planted-2"}`)
+	for _, secret := range []string{"planted-1", `{"password":"planted-2"}`} {
+		if got := s.Text("rejected " + secret); strings.Contains(got, secret) {
+			t.Errorf("Text kept %s: %q", secret, got)
+		}
+	}
+}

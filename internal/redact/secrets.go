@@ -32,7 +32,13 @@ func (s *Secrets) Add(v string) {
 	if i := strings.LastIndexAny(v, " \t"); i >= 0 {
 		s.Add(v[i+1:])
 	}
-	if len(v) < minKnownLen || slices.Contains(s.values, v) {
+	s.remember(v)
+}
+
+// remember adds v, as it is, to the values Text replaces, unless it is
+// too short to look for or known already.
+func (s *Secrets) remember(v string) {
+	if s == nil || len(v) < minKnownLen || slices.Contains(s.values, v) {
 		return
 	}
 	s.values = append(s.values, v)
