@@ -34,10 +34,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(rec, out, stderr)
 	scanned := scanArgs(args, specOf(flagsFor(app, args)), commandNames(app))
 	*rec = recordArgs(scanned)
-	var err error
-	if cmd, asked := askedHelp(app, scanned); asked {
+	err := unknownCommand(scanned, app)
+	if cmd, asked := askedHelp(app, scanned); err == nil && asked {
 		err = writeHelp(out, app, cmd)
-	} else {
+	} else if err == nil {
 		err = app.RunContext(ctx, append([]string{"pummel"}, normalizeArgs(scanned)...))
 	}
 	return exitCode(err, *rec, stderr)

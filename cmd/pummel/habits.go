@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pummel-dev/pummel/internal/parse"
@@ -96,22 +98,68 @@ func nearestFlag(name string, flags []cli.Flag) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
+// unknownCommand refuses a command line without a command whose first
+// positional argument is no URL but a misspelt command ("pummel capcity
+// …", "pummel reprot x.json"), which would else be read as the URL of a
+// load, or fail first on the misspelt command's flags: nil for anything
+// else, which the load's own checks then judge.
+func unknownCommand(args []argument, app *cli.App) error {
+	names := commandNames(app)
+	if len(args) > 0 && !args[0].positional && names[args[0].text] {
+		return nil // a command was given
+	}
+	i := slices.IndexFunc(args, func(a argument) bool { return a.positional })
+	if i < 0 || !isWord(args[i].text) {
+		return nil // no argument, a URL or a host name: the load says what is wrong with it
+	}
+	if near := nearestName(args[i].text, slices.Sorted(maps.Keys(names))); near != "" {
+		return usageError{fmt.Sprintf("unknown command %q: did you mean %s?", args[i].text, near)}
+	}
+	return nil
+}
+
+// isWord reports whether s could be a command's name: a letter, then
+// letters, digits and dashes, no "." or ":" as a URL or host name has.
+func isWord(s string) bool {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	return s != "" && strings.IndexByte(letters, s[0]) >= 0 && strings.Trim(s, letters+"0123456789-_") == ""
+}
+
+// nearestName returns the candidate closest to name, if it is close
+// enough to be a misspelling of it (as nearestFlag judges).
+func nearestName(name string, candidates []string) string {
+	best, bestDistance := "", min(2, len(name)/3)
+	for _, candidate := range candidates {
+		if d := editDistance(strings.ToLower(name), candidate); d <= bestDistance && (best == "" || d < bestDistance) {
+			best, bestDistance = candidate, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes,
+// with two neighbours swapped counted as one edit ("reprot", "hlep"):
+// the optimal string alignment distance.
 func editDistance(a, b string) int {
-	row := make([]int, len(b)+1)
-	for j := range row {
-		row[j] = j
+	d := make([][]int, len(a)+1) // d[i][j]: the distance between a[:i] and b[:j]
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		diagonal := row[0]
-		row[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			diagonal, row[j] = row[j], min(row[j]+1, row[j-1]+1, diagonal+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
 	}
-	return row[len(b)]
+	return d[len(a)][len(b)]
 }

@@ -56,13 +56,47 @@ func TestHabitsOfOtherTools(t *testing.T) {
 	}
 }
 
+// TestMisspeltCommand: a first argument that is no URL but close to a
+// command's name is refused as a misspelt command, not as a URL or a
+// second URL; a word far from every command, or a URL, is judged as
+// today.
+func TestMisspeltCommand(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the one line
+	}{
+		{"capcity", []string{"capcity", "-c", "1", "http://127.0.0.1:1/"}, `pummel: unknown command "capcity": did you mean capacity?`},
+		{"reprot", []string{"reprot", "x.json"}, `pummel: unknown command "reprot": did you mean report?`},
+		{"reprot alone", []string{"reprot"}, `pummel: unknown command "reprot": did you mean report?`},
+		{"after flags", []string{"-q", "comapre", "a.json", "b.json"}, `pummel: unknown command "comapre": did you mean compare?`},
+		{"suit", []string{"suit", "plan.yaml"}, `pummel: unknown command "suit": did you mean suite?`},
+		{"sevre", []string{"sevre", "--addr", ":8080"}, `pummel: unknown command "sevre": did you mean serve?`},
+		{"dmeo", []string{"dmeo"}, `pummel: unknown command "dmeo": did you mean demo?`},
+		{"hlep", []string{"hlep"}, `pummel: unknown command "hlep": did you mean help?`},
+		{"rnu", []string{"rnu", "http://127.0.0.1:1/"}, `pummel: unknown command "rnu": did you mean run?`},
+		{"far from every command", []string{"bogus", "x.json"}, `pummel: unexpected argument "x.json": give one URL (flags may come before or after it)`},
+		{"far, alone", []string{"bogus"}, `pummel: URL: "bogus" is not an http:// or https:// URL with a host`},
+		{"a host name", []string{"report.example"}, `pummel: URL: "report.example" is not an http:// or https:// URL with a host`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := pummel(t.Context(), tt.args...)
+			if code != exitUsage || stdout != "" || stderr != tt.want+"\n" {
+				t.Errorf("pummel %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args, code, stdout, stderr, tt.want)
+			}
+		})
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	tests := []struct {
 		a, b string
 		want int
 	}{
 		{"", "", 0}, {"abc", "", 3}, {"", "abc", 3}, {"threads", "threads", 0},
-		{"threds", "threads", 1}, {"thraeds", "threads", 2}, {"kitten", "sitting", 3},
+		{"threds", "threads", 1}, {"thraeds", "threads", 1}, {"kitten", "sitting", 3},
+		{"reprot", "report", 1}, {"ab", "ba", 1}, {"abc", "ca", 3}, {"capcity", "capacity", 1},
 	}
 	for _, tt := range tests {
 		if got := editDistance(tt.a, tt.b); got != tt.want {
