@@ -20,38 +20,90 @@ import (
 // steps only: above, p50, p90, p99 and p99.9 against the offered rate on
 // a log latency axis, each latency threshold of the SLO as a dashed
 // horizontal line and the capacity as a vertical one; below, the achieved
-// rate against the offered rate, with the line where they are equal. It
-// is an error if r holds no step measured at a rate.
+// rate against the offered rate, with the line where they are equal. The
+// rate axes are log scaled when the steps' rates span more than 10×, as
+// an exponential climb's do (10 to 640/s). It is an error if r holds no
+// step measured at a rate.
 func Capacity(r stats.Result, path string) error {
 	steps := rateSteps(r.Steps)
 	if len(steps) == 0 {
 		return fmt.Errorf("chart %s: no capacity steps", path)
 	}
-	lat := newPanel("Latency against offered load", "offered rate (requests/s)", "latency (ms, log scale)")
+	logRate := logRates(steps)
+	lat, ach := latencyPanel(steps, r.Capacity, logRate), achievedPanel(steps, logRate)
+	return saveSized(path, Width, 2*Height, func(c draw.Canvas) { drawPanels(c, vg.Points(18), lat, ach) })
+}
+
+// logRates reports whether the steps' rates span more than 10×: a
+// linear axis would crowd the lower ones against its left edge.
+func logRates(steps []stats.Result) bool {
+	return steps[len(steps)-1].TargetRate > 10*steps[0].TargetRate
+}
+
+// rateLabel names the offered rate axis.
+func rateLabel(log bool) string {
+	if log {
+		return "offered rate (requests/s, log scale)"
+	}
+	return "offered rate (requests/s)"
+}
+
+// logScale makes a log scaled, with ticks at 1, 2 and 5 times the powers
+// of ten.
+func logScale(a *axis) {
+	a.Log, a.Ticker = true, logTicks{}
+}
+
+// latencyPanel draws the percentiles of each step against its offered
+// rate, with the SLO's latency bounds and the capacity found.
+func latencyPanel(steps []stats.Result, c *stats.Capacity, logRate bool) *panel {
+	lat := newPanel("Latency against offered load", rateLabel(logRate), "latency (ms, log scale)")
 	lat.LegendLeft, lat.LegendXOffs = true, vg.Points(12)
-	lat.Y.Log, lat.Y.Ticker = true, logTicks{}
+	logScale(&lat.Y)
+	if logRate {
+		logScale(&lat.X)
+	}
 	for i, p := range capacityPercentiles {
 		line, points := linePoints(latencyPoints(steps, p.pick), i)
 		lat.add(line, points)
 		lat.addLegend(p.name, line, points)
 	}
-	xmin, xmax := steps[0].TargetRate, steps[len(steps)-1].TargetRate
-	if c := r.Capacity; c != nil {
+	if c != nil {
+		xmin, xmax := steps[0].TargetRate, steps[len(steps)-1].TargetRate
 		for i, b := range latencyBounds(c.Thresholds) {
-			addHLine(lat, xmin, xmax, b.ms, b.expr, lineColor(len(capacityPercentiles)+i), true)
-		}
-		if c.Rate != nil {
-			addVLine(lat, *c.Rate, "capacity "+strconv.FormatFloat(*c.Rate, 'f', -1, 64)+"/s")
+			addHLine(lat, xmin, xmax, b.ms, "SLO "+b.expr, lineColor(len(capacityPercentiles)+i), true)
 		}
 	}
-	ach := newPanel("Achieved against offered rate", "offered rate (requests/s)", "achieved rate (requests/s)")
+	// Out to whole multiples of powers of ten, so that a range within a
+	// decade (1.2 to 5.8 ms) is labelled at both ends (1 to 6 ms).
+	lat.Y.Min, lat.Y.Max = wholeBelow(lat.Y.Min), wholeAbove(lat.Y.Max)
+	if c != nil && c.Rate != nil {
+		addVLine(lat, *c.Rate, "capacity "+strconv.FormatFloat(*c.Rate, 'f', -1, 64)+"/s")
+	}
+	return lat
+}
+
+// achievedPanel draws the achieved rate of each step against its offered
+// rate: from 0 on linear axes, log-log on log ones, where achieved =
+// offered stays a straight line.
+func achievedPanel(steps []stats.Result, logRate bool) *panel {
+	label := "achieved rate (requests/s)"
+	if logRate {
+		label = "achieved rate (requests/s, log scale)"
+	}
+	ach := newPanel("Achieved against offered rate", rateLabel(logRate), label)
 	ach.LegendLeft, ach.LegendXOffs = true, vg.Points(12)
 	line, points := linePoints(achievedPoints(steps), 0)
 	ach.add(line, points)
 	ach.addLegend("achieved", line, points)
-	addSlope(ach, xmin, xmax)
-	ach.Y.Min = 0
-	return saveSized(path, Width, 2*Height, func(c draw.Canvas) { drawPanels(c, vg.Points(18), lat, ach) })
+	addSlope(ach, steps[0].TargetRate, steps[len(steps)-1].TargetRate)
+	if logRate {
+		logScale(&ach.X)
+		logScale(&ach.Y)
+	} else {
+		ach.Y.Min = 0
+	}
+	return ach
 }
 
 // linePoints is a line of the i-th style through pts, with a dot at
@@ -164,28 +216,4 @@ func addLine(p *panel, pts xys, style draw.LineStyle, label string) {
 	l := &line{pts: pts, style: style}
 	p.add(l)
 	p.addLegend(label, l)
-}
-
-// logTicks marks a log axis at the powers of ten, labelled as plain
-// numbers (0.1, 1, 10, 100), with unlabelled ticks between them.
-type logTicks struct{}
-
-// Ticks returns the ticks between min and max.
-func (logTicks) Ticks(min, max float64) []tick {
-	var ticks []tick
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		decade := math.Pow(10, e)
-		for k := 1.0; k < 10; k++ {
-			v := k * decade
-			if v < min || v > max {
-				continue
-			}
-			label := ""
-			if k == 1 {
-				label = strconv.FormatFloat(v, 'f', -1, 64)
-			}
-			ticks = append(ticks, tick{Value: v, Label: label})
-		}
-	}
-	return ticks
 }

@@ -280,6 +280,54 @@ func TestRoundTicks(t *testing.T) {
 	}
 }
 
+// TestLogTicks: a log axis is labelled at 1, 2 and 5 times the powers of
+// ten, at every whole multiple within a decade, at fewer powers of ten
+// across many, and as a linear one when even a decade's multiples leave
+// fewer than three labels.
+func TestLogTicks(t *testing.T) {
+	tests := []struct {
+		min, max float64
+		want     []string
+	}{
+		{10, 640, []string{"10", "20", "50", "100", "200", "500"}},
+		{1.2, 5.75, []string{"2", "3", "4", "5"}},
+		{1, 6, []string{"1", "2", "3", "4", "5", "6"}},
+		{0.3, 4, []string{"0.5", "1", "2"}},
+		{0.01, 0.05, []string{"0.01", "0.02", "0.03", "0.04", "0.05"}},
+		{10, 1e5, []string{"10", "100", "1,000", "10,000", "100,000"}},
+		{1e-3, 1e9, []string{"0.01", "1", "100", "10,000", "1,000,000", "100,000,000"}},
+		{1.2, 1.9, []string{"1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9"}},
+	}
+	for _, tt := range tests {
+		ticks := (logTicks{}).Ticks(tt.min, tt.max)
+		var labels []string
+		for _, tick := range ticks {
+			if !tick.IsMinor() {
+				labels = append(labels, tick.Label)
+			}
+			if tick.Value < tt.min*(1-1e-9) || tick.Value > tt.max*(1+1e-9) {
+				t.Errorf("Ticks(%g, %g): a tick at %g", tt.min, tt.max, tick.Value)
+			}
+		}
+		if !slices.Equal(labels, tt.want) {
+			t.Errorf("Ticks(%g, %g) = %q, want %q", tt.min, tt.max, labels, tt.want)
+		}
+	}
+}
+
+// TestWholeMultiples: a log axis's range rounds out to whole multiples of
+// powers of ten.
+func TestWholeMultiples(t *testing.T) {
+	tests := []struct{ v, below, above float64 }{
+		{1.2, 1, 2}, {5.75, 5, 6}, {0.3, 0.3, 0.3}, {0.042, 0.04, 0.05}, {95, 90, 100}, {1000, 1000, 1000},
+	}
+	for _, tt := range tests {
+		if b, a := wholeBelow(tt.v), wholeAbove(tt.v); b != tt.below || a != tt.above {
+			t.Errorf("%g: from %g to %g, want %g to %g", tt.v, b, a, tt.below, tt.above)
+		}
+	}
+}
+
 func TestFileNames(t *testing.T) {
 	results := []Named{{Name: "run"}, {Name: "run"}, {Name: "run-2"}, {Name: "a b/c"}, {Name: ".."}, {Name: "é"}}
 	want := []string{"run", "run-2", "run-2-2", "a-b-c", "result", "-"}
