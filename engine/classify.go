@@ -42,6 +42,10 @@ const (
 	// causeWriteTimeout: a timeout passed while the request was still
 	// being written (the server does not read it).
 	causeWriteTimeout = "while writing the request"
+	// causeSpeaksHTTP2: the server's first bytes on the connection were
+	// an HTTP/2 SETTINGS frame (http1.HTTP2Greeting): it speaks HTTP/2
+	// alone, and closes on an HTTP/1.1 request.
+	causeSpeaksHTTP2 = "the server speaks HTTP/2: add --http2"
 )
 
 func fail(class record.ErrorClass, cause string) failure {

@@ -116,7 +116,7 @@ func (c *conn) received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, 
 	n := 0
 	for n < len(b) {
 		if c.inflight == 0 {
-			c.unsolicited()
+			c.unsolicited(b[n:])
 			return len(b), reopen
 		}
 		if c.sc != nil { // the response read next answers request k-inflight of those request() made
@@ -126,7 +126,7 @@ func (c *conn) received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, 
 		n += m
 		c.partial += m
 		if err != nil {
-			c.fail(readFailure(err, true))
+			c.fail(c.parseFailure(err, b[n-m:], c.partial-m))
 			return len(b), reopen
 		}
 		if ev != http1.Responded {
@@ -176,7 +176,7 @@ func (c *conn) closeAfterResponse(extra int) next {
 	if c.inflight > 0 {
 		c.fail(fail(record.Read, causeClosedBeforeResponse))
 	} else if extra > 0 {
-		c.unsolicited()
+		c.unsolicited(nil)
 	}
 	if !c.load.cfg.NoKeepAlive {
 		c.worker.addReconnect(c.t.phase)
@@ -185,10 +185,11 @@ func (c *conn) closeAfterResponse(extra int) next {
 }
 
 // closedByServer handles the server's close (an EOF, or a reset when
-// reset) seen while reading. A body delimited by the close ends with it.
+// reset) seen while reading; pending holds the bytes read and not yet
+// parsed (a partial header). A body delimited by the close ends with it.
 // On a connection with nothing in flight the close is a reconnect: it was
 // made before the next request was written.
-func (c *conn) closedByServer(reset bool, now time.Time) {
+func (c *conn) closedByServer(reset bool, now time.Time, pending []byte) {
 	if !reset && c.p.Closed() {
 		c.respond(now)
 		c.closeAfterResponse(0)
@@ -199,7 +200,29 @@ func (c *conn) closedByServer(reset bool, now time.Time) {
 		return
 	}
 	c.refused = c.served == 0 && !c.p.Started()
+	if c.speaksHTTP2(pending, c.partial) {
+		c.fail(fail(record.Read, causeSpeaksHTTP2))
+		return
+	}
 	c.fail(closeFailure(reset, c.p.Started()))
+}
+
+// parseFailure classifies a response the parser refused; b holds the
+// bytes it was last fed, after consumed bytes of the response.
+func (c *conn) parseFailure(err error, b []byte, consumed int) failure {
+	if c.speaksHTTP2(b, consumed) {
+		return fail(record.Read, causeSpeaksHTTP2)
+	}
+	return readFailure(err, true)
+}
+
+// speaksHTTP2 reports whether b, the bytes read after consumed bytes of
+// the response, begin the connection's first response with an HTTP/2
+// server's greeting: HTTP/1.1 was sent to a server that speaks HTTP/2
+// alone. It is asked on the error path only, so it costs the request
+// path nothing.
+func (c *conn) speaksHTTP2(b []byte, consumed int) bool {
+	return c.served == 0 && consumed == 0 && http1.HTTP2Greeting(b)
 }
 
 // timedOut counts the requests in flight as timeouts.
@@ -227,10 +250,16 @@ func (c *conn) fail(f failure) {
 	c.inflight = 0
 }
 
-// unsolicited counts bytes that arrived with no request in flight. They
-// end no request: the count of requests stays exact.
-func (c *conn) unsolicited() {
-	c.addFailed(c.t.phase, record.Read, causeUnsolicited, 1, c.sent)
+// unsolicited counts bytes that arrived with no request in flight, b
+// (when at hand), as an error of their own: they end no request, so the
+// count of requests stays exact. On a fresh connection they may be an
+// HTTP/2 server's greeting, sent before the request was.
+func (c *conn) unsolicited(b []byte) {
+	cause := causeUnsolicited
+	if c.speaksHTTP2(b, c.partial) {
+		cause = causeSpeaksHTTP2
+	}
+	c.addFailed(c.t.phase, record.Read, cause, 1, c.sent)
 	c.takeBytes(c.t.phase)
 }
 

@@ -202,9 +202,9 @@ func (s *goConn) readFailed(err error) {
 	case isTimeout(err):
 		s.timedOut()
 	case errors.Is(err, io.EOF):
-		s.closedByServer(false, now)
+		s.closedByServer(false, now, s.buf[:s.carry])
 	case errors.Is(err, syscall.ECONNRESET):
-		s.closedByServer(true, now)
+		s.closedByServer(true, now, s.buf[:s.carry])
 	default:
 		s.fail(readFailure(err, s.p.Started()))
 	}
@@ -253,7 +253,9 @@ func (s *goConn) closedWhileIdle() bool {
 		s.worker.addReconnect(s.t.phase)
 		return true
 	case peekData:
-		s.unsolicited()
+		n, _ := s.wire.Read(s.buf) // the bytes are there: no wait
+		s.takeWire(s.wire)
+		s.unsolicited(s.buf[:n])
 		return true
 	}
 	return false

@@ -349,7 +349,7 @@ func (c *loopConn) readIdle() {
 		c.worker.addReconnect(c.t.phase)
 	case m > 0:
 		c.bytesIn += int64(m)
-		c.unsolicited()
+		c.unsolicited(c.l.buf[:m])
 	default:
 		c.worker.addReconnect(c.t.phase)
 	}
@@ -370,7 +370,7 @@ func (c *loopConn) readFailed(errno syscall.Errno) {
 // requests in flight end in errors, or with nothing in flight it is a
 // reconnect.
 func (c *loopConn) peerClosed(reset bool) {
-	c.closedByServer(reset, time.Now())
+	c.closedByServer(reset, time.Now(), c.carry)
 	c.afterFailure()
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -43,5 +44,22 @@ func TestHTTP2RefusedByTheServerExitsOne(t *testing.T) {
 	want := "the server did not negotiate HTTP/2 (ALPN: http/1.1)"
 	if code != 1 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and one line naming %q", code, errOut, out, want)
+	}
+}
+
+// TestHTTP1ToAnHTTP2OnlyServerSaysAddHTTP2: a load without --http2 on a
+// server that speaks HTTP/2 alone says, in the text's error set, what to
+// add, on both transports.
+func TestHTTP1ToAnHTTP2OnlyServerSaysAddHTTP2(t *testing.T) {
+	srv := h2fixture.StartH2COnly(t, true)
+	engines := []string{"goroutine"}
+	if runtime.GOOS == "linux" {
+		engines = append(engines, "loop")
+	}
+	for _, engine := range engines {
+		code, out, errOut := pummel(t.Context(), "--engine", engine, "-c", "2", "-t", "1", "-n", "4", srv.URL())
+		if code != exitFailed || !strings.Contains(out, "  read: the server speaks HTTP/2: add --http2 ") {
+			t.Errorf("--engine %s: exit %d, stdout:\n%s\nstderr: %s", engine, code, out, errOut)
+		}
 	}
 }
