@@ -16,10 +16,17 @@ type Judgement struct {
 	// Failed holds the thresholds the step failed.
 	Failed []stats.Threshold
 	// Why says why the step did not pass ("p99 212ms >= 50ms", "achieved
-	// 480/s of 500/s", "client CPU 96% of 2: …"); for a pass, why it
-	// passed although it did not keep its schedule (lateSendsNote), else
-	// empty.
+	// 480/s of 500/s", "client CPU 96% of 2: …") or is not yet decided;
+	// for a pass, why it passed although it did not keep its schedule
+	// (lateSendsNote), else empty.
 	Why string
+	// Samples is how many outcomes the step was judged on: its
+	// responses and socket errors.
+	Samples int64
+	// Overwhelming is true for a fail where most outcomes went against a
+	// share threshold: no passing burst of a busy machine's noise, so
+	// the search takes it without running the step again.
+	Overwhelming bool
 }
 
 // busyConnections is the share of the connections in use on average
@@ -28,8 +35,16 @@ type Judgement struct {
 const busyConnections = 0.9
 
 // Judge decides a step's verdict from its result res, the SLO, the
-// connections it had and the server's median response time (µs, from the
-// actual send) at the lowest rate that passed before it (0 if none).
+// connections it had and the server's best response time (µs, from the
+// actual send: the median at the lowest rate that passed, else the
+// probe's fastest; 0 if neither is known).
+//
+// A threshold that bounds a share (p99<5ms, errors<0.1%: see
+// threshold.Expr.Allowed) is judged by its evidence at Confidence:
+// it holds or breaks only when the counts say so, and a step too short
+// to tell either way (one slow response among 80 against p99) is
+// Undecided: the search measures it longer. Every other threshold
+// holds or not as its figure says.
 //
 // A step passes when every threshold holds and the achieved rate is
 // within 1% of the target. One that fell short of the rate is
@@ -44,58 +59,94 @@ const busyConnections = 0.9
 // keep it from passing: their lateness is in the latency the thresholds
 // judge. A pass with more late sends than the schedule allows says so in
 // its Why, as the engine's warning says the schedule was not kept.
-func Judge(res stats.Result, slo []threshold.Expr, connections int, baseP50 float64) Judgement {
-	checks := threshold.Check(slo, res)
-	failed := stats.FailedThresholds(checks)
-	if len(failed) == 0 && res.KeptRate() {
-		return Judgement{Verdict: Pass, Why: lateSendsNote(res)}
-	}
-	if !res.KeptRate() {
-		if why := clientLimit(res, connections, baseP50); why != "" {
-			return Judgement{Verdict: ClientLimited, Failed: failed, Why: why}
+func Judge(res stats.Result, slo []threshold.Expr, connections int, best float64) Judgement {
+	samples := res.Requests + res.Errors.Socket()
+	var failed []stats.Threshold
+	var broken, open []string
+	overwhelming := false
+	for _, e := range slo {
+		t := e.Check(res)
+		switch d, why := judgeOne(e, t, res); d {
+		case breaks:
+			failed, broken = append(failed, t), append(broken, why)
+			if ev, ok, _ := e.Evidence(res); ok && 2*ev.Against > ev.Outcomes {
+				overwhelming = true
+			}
+		case undecided:
+			open = append(open, why)
 		}
 	}
-	return Judgement{Verdict: Fail, Failed: failed, Why: reasons(res, slo, checks)}
+	if len(broken) == 0 && len(open) == 0 && res.KeptRate() {
+		return Judgement{Verdict: Pass, Why: lateSendsNote(res), Samples: samples}
+	}
+	if !res.KeptRate() {
+		why, note := clientLimit(res, connections, best)
+		if why != "" {
+			return Judgement{Verdict: ClientLimited, Failed: failed, Why: why, Samples: samples}
+		}
+		short := fmt.Sprintf("achieved %s of %s req/s", render.FormatRateWhole(res.AchievedRate), render.FormatRateWhole(res.TargetRate))
+		if note != "" {
+			short += ", " + note
+		}
+		broken = append(broken, short)
+	}
+	if len(broken) > 0 {
+		return Judgement{Verdict: Fail, Failed: failed, Why: strings.Join(broken, ", "), Samples: samples, Overwhelming: overwhelming}
+	}
+	return Judgement{Verdict: Undecided, Why: strings.Join(open, ", "), Samples: samples}
 }
 
-// clientLimit says what limited the client in res, or "" if nothing did.
-// best is the server's median time at its best (µs): at the lowest rate
-// that passed, or else this step's fastest response.
-func clientLimit(res stats.Result, connections int, best float64) string {
+// judgeOne decides one threshold e, checked as t, on res: by its
+// evidence when it bounds a share, else as t says. why says how it broke
+// or why it is not decided.
+func judgeOne(e threshold.Expr, t stats.Threshold, res stats.Result) (decision, string) {
+	ev, ok, err := e.Evidence(res)
+	if !ok || err != nil {
+		if t.OK {
+			return holds, ""
+		}
+		return breaks, e.Why(t)
+	}
+	d := decide(ev)
+	share := render.FormatSignificant(100*ev.Allowed) + "%"
+	switch d {
+	case breaks:
+		return breaks, fmt.Sprintf("%s: %s of %s beyond the bound, over %s at %.0f%% confidence",
+			e.Why(t), render.FormatCount(ev.Against), render.FormatCount(ev.Outcomes), share, 100*Confidence)
+	case undecided:
+		return undecided, fmt.Sprintf("%s: %s of %s beyond the bound cannot tell %s from more or less (%s needed with none beyond it)",
+			e, render.FormatCount(ev.Against), render.FormatCount(ev.Outcomes), share, render.FormatCount(samplesToPass(ev.Allowed)))
+	}
+	return holds, ""
+}
+
+// clientLimit says what limited the client in res, or "" if nothing
+// did; note says why every connection being busy was not the client's
+// limit, when they were. best is the
+// server's time at its best (µs), 0 if unknown: this step's own fastest
+// response cannot stand for it, as a server that queues work has
+// already delayed it, and connections busy because the server queues
+// are the server's limit.
+func clientLimit(res stats.Result, connections int, best float64) (why, note string) {
 	if res.Client.CPUPercent >= stats.SaturatedPercent {
-		return fmt.Sprintf("pummel used %.0f%% of its %d CPU(s): give it more (-t, taskset) or more machines (--shard)", res.Client.CPUPercent, res.Client.CPUs)
+		return fmt.Sprintf("pummel used %.0f%% of its %d CPU(s): give it more (-t, taskset) or more machines (--shard)", res.Client.CPUPercent, res.Client.CPUs), ""
 	}
 	own := res.LatencyUncorrected
 	if own == nil || connections <= 0 {
-		return ""
+		return "", ""
 	}
-	busy := busyConnections * float64(connections)
-	if res.AchievedRate*own.Mean/1e6 < busy {
-		return "" // connections were free: the client kept up
+	inUse := busyConnections * float64(connections)
+	if res.AchievedRate*own.Mean/1e6 < inUse {
+		return "", "" // connections were free: the client kept up
+	}
+	if needed := res.TargetRate * best / 1e6; best > 0 && needed >= inUse {
+		return fmt.Sprintf("every connection was busy: %s req/s need about %.0f requests in flight even at the server's best (%s a request), and at most %d can be (-c, times --streams with --http2): raise -c",
+			render.FormatRateWhole(res.TargetRate), needed/busyConnections, render.FormatTime(best), connections), ""
 	}
 	if best <= 0 {
-		best = own.Min
+		return "", "every connection busy, and no probe or passing step showed the server's best time"
 	}
-	if needed := res.TargetRate * best / 1e6; needed >= busy {
-		return fmt.Sprintf("every connection was busy: %s req/s need about %.0f requests in flight even at the server's best (%s a request), and at most %d can be (-c, times --streams with --http2): raise -c",
-			render.FormatRateWhole(res.TargetRate), needed/busyConnections, render.FormatTime(best), connections)
-	}
-	return ""
-}
-
-// reasons lists why a failed step failed: each threshold it missed, and
-// the rate it fell short of.
-func reasons(res stats.Result, slo []threshold.Expr, checks []stats.Threshold) string {
-	var why []string
-	for i, t := range checks {
-		if !t.OK {
-			why = append(why, slo[i].Why(t))
-		}
-	}
-	if !res.KeptRate() {
-		why = append(why, fmt.Sprintf("achieved %s of %s req/s", render.FormatRateWhole(res.AchievedRate), render.FormatRateWhole(res.TargetRate)))
-	}
-	return strings.Join(why, ", ")
+	return "", "every connection busy with the server's queue"
 }
 
 // lateSendsNote says why a step that passed without keeping its schedule

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/threshold"
@@ -15,7 +16,8 @@ import (
 // it in 200 ms; the client's CPU saturates above clientMax (0: never).
 type model struct {
 	capacity, clientMax float64
-	confirmFails        int // how many confirmation runs fail
+	confirmFails        int             // how many confirmation runs fail
+	hiccups             map[float64]int // how many times a rate under the capacity fails first
 	loads               []Load
 }
 
@@ -26,7 +28,11 @@ func (m *model) measure(_ context.Context, l Load) (stats.Result, error) {
 	}
 	res := step(l.Rate, 1e3, 1e3, 1e3, 20)
 	res.TargetRate = l.Rate
-	if l.Rate > m.capacity || (l.Confirm && m.confirmFails > 0) {
+	hiccup := m.hiccups[l.Rate] > 0
+	if hiccup {
+		m.hiccups[l.Rate]--
+	}
+	if l.Rate > m.capacity || (l.Confirm && m.confirmFails > 0) || hiccup {
 		if l.Confirm {
 			m.confirmFails--
 		}
@@ -52,14 +58,14 @@ func TestRunSearch(t *testing.T) {
 	}{
 		{"server limit", model{capacity: 500}, 0, 500, true, stats.LimitServer, nil},
 		{"range", model{capacity: 500}, 300, 300, true, stats.LimitRange, nil},
-		{"client limit", model{capacity: 5000, clientMax: 1000}, 0, 640, true, stats.LimitClient, nil},
+		{"client limit", model{capacity: 5000, clientMax: 1000}, 0, 312, true, stats.LimitClient, nil},
 		{"confirmation steps down", model{capacity: 500, confirmFails: 1}, 0, 490, true, stats.LimitServer, nil},
 		{"confirmation fails", model{capacity: 500, confirmFails: 9}, 0, 500, false, stats.LimitServer, nil},
 		{"nothing passes", model{capacity: 5}, 0, 0, false, stats.LimitServer, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.m
-			s := Search{Settings: Settings{From: 10, To: tc.to, Precision: 0.02, MaxSteps: 20}, SLO: slo, Connections: 64, Confirm: true, Measure: m.measure}
+			s := Search{Settings: Settings{From: 10, To: tc.to, Precision: 0.02, MaxSteps: 20}, SLO: slo, Connections: 64, Step: time.Second, ConfirmTime: time.Second, Measure: m.measure}
 			var done int
 			s.Done = func(stats.Result) { done++ }
 			out, err := s.Run(context.Background())
@@ -82,6 +88,42 @@ func TestRunSearch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunRetestsAFailThatWouldCapTheSearch: a step that fails below
+// every failure so far is run again, and one burst of noise (a rate
+// under the capacity failing once) does not cap the search; a rate that
+// fails twice does.
+func TestRunRetestsAFailThatWouldCapTheSearch(t *testing.T) {
+	m := &model{capacity: 500, hiccups: map[float64]int{250: 1}}
+	s := Search{Settings: Settings{From: 10, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64,
+		Step: time.Second, Measure: m.measure}
+	out, err := s.Run(context.Background())
+	if err != nil || out.Capacity.Rate == nil || *out.Capacity.Rate < 490 || *out.Capacity.Rate > 500 {
+		t.Fatalf("Run = capacity %v, %v; want within 2%% below 500", deref(out.Capacity.Rate), err)
+	}
+	var at250 []string
+	retests := 0
+	for _, st := range out.Steps {
+		if st.TargetRate == 250 {
+			at250 = append(at250, st.Verdict)
+		}
+		if st.Retest {
+			retests++
+			if st.TargetRate <= 500 && st.TargetRate != 250 {
+				t.Errorf("a retest at %g, under the capacity, after no fail there", st.TargetRate)
+			}
+		}
+	}
+	if len(at250) != 2 || at250[0] != stats.VerdictFail || at250[1] != stats.VerdictPass || !out.Steps[3].Retest {
+		t.Errorf("steps at 250: %v; want a fail, then a pass when run again", at250)
+	}
+	if out.Start != 125 || m.loads[1].Rate != 125 {
+		t.Errorf("started at %g, want a quarter of the probe's 500", out.Start)
+	}
+	if retests < 2 {
+		t.Errorf("%d retests: every fail that lowered the bound should have run again", retests)
 	}
 }
 
@@ -125,7 +167,7 @@ func deref(f *float64) any {
 func TestRunKeepsTheStepsWhenALoadFails(t *testing.T) {
 	gone := errors.New("cannot connect to the target")
 	m := &model{capacity: 500}
-	s := Search{Settings: Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64, Confirm: true,
+	s := Search{Settings: Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 20}, SLO: []threshold.Expr{mustParse(t, "p99<50ms")}, Connections: 64, Step: time.Second, ConfirmTime: time.Second,
 		Measure: func(ctx context.Context, l Load) (stats.Result, error) {
 			if len(m.loads) == 3 {
 				return stats.Result{}, gone

@@ -3,6 +3,8 @@ package capacity
 import (
 	"math"
 	"testing"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // server is a server with a known capacity: every rate up to it passes.
@@ -80,15 +82,62 @@ func TestNextEnds(t *testing.T) {
 		{"climb stops at To", []Tried{{10, Pass}, {20, Pass}, {640, Pass}}, 1000},
 		{"lowest rate failed", []Tried{{10, Fail}}, 0},
 		{"client-limited ends", []Tried{{10, Pass}, {20, ClientLimited}}, 0},
+		{"client-limited first: down by four", []Tried{{800, ClientLimited}}, 200},
 		{"max steps", []Tried{{10, Pass}, {20, Pass}, {40, Pass}, {80, Pass}}, 0},
 		{"bisects", []Tried{{10, Pass}, {20, Fail}}, 15},
 		{"within precision", []Tried{{100, Pass}, {200, Fail}, {101.5, Fail}}, 0},
 		{"a pass above a fail is noise", []Tried{{10, Pass}, {20, Fail}, {30, Pass}}, 15},
+		{"an inconclusive step does not stop the climb", []Tried{{10, Pass}, {20, Inconclusive}}, 40},
+		{"a climb of inconclusive steps", []Tried{{10, Inconclusive}, {20, Inconclusive}}, 40},
+		{"an inconclusive step bounds the bisection", []Tried{{10, Pass}, {40, Fail}, {20, Inconclusive}}, 15},
+		{"a fail below an inconclusive step is the bound", []Tried{{10, Pass}, {40, Inconclusive}, {20, Fail}}, 15},
+		{"nothing passed: down by four", []Tried{{800, Fail}}, 200},
+		{"nothing passed: down to From at the lowest", []Tried{{800, Fail}, {200, Fail}, {50, Inconclusive}}, 12.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rate, ok := Next(s, tc.tried)
 			if ok != (tc.wantRate != 0) || math.Abs(rate-tc.wantRate) > 1e-9 {
 				t.Errorf("Next = %g, %v; want %g", rate, ok, tc.wantRate)
+			}
+		})
+	}
+}
+
+// TestNextStartsAtStart: the first rate is Start (From when it is lower),
+// and a search that starts high finds a capacity below its start.
+func TestNextStartsAtStart(t *testing.T) {
+	s := Settings{From: 10, Start: 8000, To: 48000, Precision: 0.02, MaxSteps: 20}
+	if rate, _ := Next(s, nil); rate != 8000 {
+		t.Errorf("first rate %g, want Start 8000", rate)
+	}
+	tried := search(s, server(700))
+	if b := BracketOf(tried); b.Pass > 700 || b.Pass < 700/1.02 || b.Fail > b.Pass*1.02 {
+		t.Errorf("bracket %+v, want within 2%% below 700 (steps %v)", b, tried)
+	}
+	if s.Start = 5; func() float64 { r, _ := Next(s, nil); return r }() != 10 {
+		t.Error("a Start below From starts at From")
+	}
+}
+
+// TestEnding names what ended a search.
+func TestEnding(t *testing.T) {
+	s := Settings{From: 10, To: 1000, Precision: 0.02, MaxSteps: 4}
+	for _, tc := range []struct {
+		name  string
+		tried []Tried
+		want  string
+	}{
+		{"precision", []Tried{{100, Pass}, {101, Fail}}, stats.EndedPrecision},
+		{"max steps", []Tried{{10, Pass}, {20, Pass}, {40, Fail}, {30, Pass}}, stats.EndedMaxSteps},
+		{"to", []Tried{{500, Pass}, {1000, Pass}}, stats.EndedTo},
+		{"client", []Tried{{10, Pass}, {20, ClientLimited}}, stats.EndedClient},
+		{"from", []Tried{{40, Fail}, {10, Fail}}, stats.EndedFrom},
+		{"inconclusive at the top", []Tried{{100, Pass}, {102, Fail}, {101, Inconclusive}}, stats.EndedPrecision},
+		{"inconclusive up to To", []Tried{{500, Inconclusive}, {1000, Inconclusive}}, stats.EndedTo},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Ending(s, tc.tried); got != tc.want {
+				t.Errorf("Ending = %q, want %q", got, tc.want)
 			}
 		})
 	}

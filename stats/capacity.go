@@ -14,6 +14,25 @@ type Capacity struct {
 	// when there is none.
 	PassRate *float64 `json:"pass_rate"`
 	FailRate *float64 `json:"fail_rate"`
+	// FailInconclusive is true when the step at FailRate was
+	// inconclusive (its evidence told neither way in the longest a step
+	// may take) rather than failed.
+	FailInconclusive bool `json:"fail_inconclusive,omitempty"`
+	// PrecisionReached is true when the bracket is within the search's
+	// precision: FailRate at most PassRate × (1 + precision).
+	PrecisionReached bool `json:"precision_reached"`
+	// EndedBy says what ended the search: EndedPrecision, EndedMaxSteps,
+	// EndedTo, EndedClient or EndedFrom ("" when a load could not be
+	// carried out or the search was interrupted).
+	EndedBy string `json:"ended_by,omitempty"`
+	// StepsRun counts the loads at a rate, retests, extensions' steps
+	// and confirmations included (each step once, however long it was
+	// measured); the probe is not one.
+	StepsRun int `json:"steps_run"`
+	// Confidence is the confidence (0.95) with which each step's share
+	// thresholds were judged (p99<…, errors<…%): see README's capacity
+	// section.
+	Confidence float64 `json:"confidence"`
 	// LimitedBy says what ended the search: LimitServer (a step failed
 	// the SLO), LimitClient (pummel could not keep a step's schedule: the
 	// rate is then a lower bound) or LimitRange (every rate up to the
@@ -41,16 +60,27 @@ type Search struct {
 	StepWarmupS float64 `json:"step_warmup_s"`
 	ConfirmS    float64 `json:"confirm_s"`
 	// From and To are the lowest and highest rates tried (requests/s);
-	// To came from the probe unless given.
-	From float64 `json:"from"`
-	To   float64 `json:"to"`
+	// To came from the probe unless given. Start is the first tried: a
+	// share of the probe's throughput, or From.
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Start float64 `json:"start"`
 	// Precision is the bracket's width that ends the bisection (0.02 = 2%).
 	Precision float64 `json:"precision"`
 	// MaxSteps bounds the rates tried.
 	MaxSteps int `json:"max_steps"`
 }
 
-// What ended a capacity search (Capacity.LimitedBy).
+// What ended a capacity search's steps (Capacity.EndedBy).
+const (
+	EndedPrecision = "precision"
+	EndedMaxSteps  = "max-steps"
+	EndedTo        = "to"
+	EndedClient    = "client"
+	EndedFrom      = "from"
+)
+
+// What limited a capacity search (Capacity.LimitedBy).
 const (
 	LimitServer = "server"
 	LimitClient = "client"
@@ -67,6 +97,9 @@ const (
 	VerdictNotConfirmed  = "not confirmed"
 	// VerdictInterrupted: the step was cut short (Ctrl-C) and judged nothing.
 	VerdictInterrupted = "interrupted"
+	// VerdictInconclusive: the step's evidence told neither way in the
+	// longest a step may take.
+	VerdictInconclusive = "inconclusive"
 )
 
 // StepResult adds to a step's result what a capacity search judged of it.
@@ -80,6 +113,16 @@ type StepResult struct {
 	Failed []Threshold `json:"failed,omitempty"`
 	// Why says in words why the step did not pass.
 	Why string `json:"why,omitempty"`
+	// Samples is how many outcomes (responses and socket errors) the
+	// step was judged on.
+	Samples int64 `json:"samples"`
+	// Extensions counts the times the step was measured on at its rate
+	// because its evidence did not tell yet (its figures are of the
+	// whole, merged exactly).
+	Extensions int `json:"extensions,omitempty"`
+	// Retest is true for a step run again at a rate that had just
+	// failed, before that fail may cap the search.
+	Retest bool `json:"retest,omitempty"`
 }
 
 // LateShare is the share of sends (0 to 1) that left more than

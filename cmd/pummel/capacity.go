@@ -35,9 +35,9 @@ const (
 
 func searchFlags(s *searchOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "step", Value: defaultStep.String(), Destination: &s.step, Usage: "measure each step for `D` (at least 1s)"},
+		&cli.StringFlag{Name: "step", Value: defaultStep.String(), Destination: &s.step, Usage: "measure each step for `D` (at least 1s); a step whose evidence does not tell yet is measured on, up to 4 × D"},
 		&cli.StringFlag{Name: "step-warmup", Value: "2s", Destination: &s.stepWarmup, Usage: "load at the step's rate for `D` before measuring it; the server also rests that long between steps"},
-		&cli.StringFlag{Name: "from", Value: "10", Destination: &s.from, Usage: "the lowest rate `R` tried, in requests/s"},
+		&cli.StringFlag{Name: "from", Value: "10", Destination: &s.from, Usage: "the lowest rate `R` tried, in requests/s; given, the search starts there, else at a quarter of the probe's throughput"},
 		&cli.StringFlag{Name: "to", Destination: &s.to, DefaultText: "the probe's throughput × 1.5", Usage: "the highest rate `R` tried, in requests/s (no closed-loop probe then)"},
 		&cli.StringFlag{Name: "precision", Value: "2%", Destination: &s.precision, Usage: "stop when the highest passing and the lowest failing rate are within `P` (0% < P <= 50%)"},
 		&cli.StringFlag{Name: "confirm", Destination: &s.confirm, DefaultText: "3 × --step", Usage: "run the answer again for `D`; 0 skips it"},
@@ -52,9 +52,11 @@ func capacityCommand(l *loader) *cli.Command {
 		Name:      "capacity",
 		Usage:     "find the highest rate the server carries within the --threshold SLO",
 		ArgsUsage: "URL [-- SCRIPT ARGS]",
-		Description: "A closed-loop probe bounds the search (unless --to is given); open-loop steps climb from --from, doubling, " +
-			"until one fails, then bisect to --precision; a confirmation run checks the answer. A step passes when every " +
-			"--threshold holds and the client kept the rate; a step pummel itself could not carry is client-limited, never " +
+		Description: "A closed-loop probe bounds the search (unless --to is given); open-loop steps start at a quarter of the probe's " +
+			"throughput (or --from), climb doubling until one fails, then bisect to --precision; a step that fails below every " +
+			"failure so far runs again before it caps the search; a confirmation run checks the answer. A step passes when every " +
+			"--threshold holds with 95% confidence (a percentile or error share is judged on its counts, and a step too short " +
+			"to tell is measured on) and the client kept the rate; a step pummel itself could not carry is client-limited, never " +
 			"the server's limit. Exit codes: 0 found and confirmed (or every rate up to --to passed); 1 the search could " +
 			"not be carried out; 2 bad usage; 3 no rate met the SLO, or the confirmation failed; 130 interrupted.",
 		Flags:        append(capacityLoadFlags(l.opts), searchFlags(&s)...),
@@ -161,12 +163,15 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	run := &capacityRun{loader: l, cfg: cfg, slo: slo, search: search, progress: newProgress(l.stderr, l.progress)}
 	// Connections is what the search can keep in flight: with --http2,
 	// each connection's streams.
-	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1), Confirm: search.ConfirmS > 0,
-		Measure: run.measure, Rest: run.rest, Done: run.done}
+	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1),
+		Step: seconds(search.StepS), ConfirmTime: seconds(search.ConfirmS), Measure: run.measure, Rest: run.rest, Done: run.done}
+	if c.IsSet("from") || settings.To > 0 {
+		s.Start = settings.From // else the probe's throughput sets it
+	}
 	body := func(ctx context.Context, w *measure.Watch) (stats.Result, error) {
 		run.watch = w
 		out, err := s.Run(ctx)
-		run.search.To = out.To // the probe's bound, if it set it
+		run.search.To, run.search.Start = out.To, out.Start // the probe's, if it set them
 		return run.result(out, err)
 	}
 	var res stats.Result
@@ -218,10 +223,20 @@ func (r *capacityRun) measure(ctx context.Context, l capacity.Load) (stats.Resul
 	if l.Rate > 0 {
 		cfg.Rates, rate = []float64{l.Rate}, render.FormatRateWhole(l.Rate)+" req/s"
 	}
-	if l.Confirm {
-		cfg.Duration, rate = seconds(r.search.ConfirmS), "confirming "+rate
+	if l.Duration > 0 {
+		cfg.Duration = l.Duration
 	}
-	r.steps++
+	switch {
+	case l.Confirm:
+		rate = "confirming " + rate
+	case l.Retest:
+		rate += ", again"
+	}
+	if l.Continue {
+		cfg.Warmup, rate = 0, rate+", measuring on"
+	} else {
+		r.steps++
+	}
 	if r.progress != nil {
 		r.progress.setPrefix(fmt.Sprintf("step %d, %s: ", r.steps, rate))
 		cfg.Progress = r.progress.show
@@ -259,6 +274,12 @@ func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, err
 	res.Capacity = &c
 	res.Interrupted = res.Interrupted || out.Interrupted
 	if w := unboundedErrors(r.slo, out.Steps); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	if w := render.CapacityPrecisionWarning(c); w != "" && err == nil && !out.Interrupted {
+		res.Warnings = append(res.Warnings, w)
+	}
+	if w := idleConnections(out, r.cfg.Connections*max(r.cfg.Streams, 1)); w != "" && c.Rate != nil {
 		res.Warnings = append(res.Warnings, w)
 	}
 	switch {
@@ -442,6 +463,32 @@ func unboundedErrors(slo []threshold.Expr, steps []stats.Result) string {
 		}
 	}
 	return ""
+}
+
+// idleShare is how many times more requests in flight than a rate
+// needs (rate × time a request holds its connection) -c may allow before
+// a search warns that the idle connections, not the server, shape its
+// figures.
+const idleShare = 16
+
+// idleConnections warns when the connections are far more than the
+// answer's rate needs: an open-loop rate keeps rate × latency requests
+// in flight, and every connection beyond that sits idle, costing the
+// client (and the server) wake-ups and memory per request, so that a
+// search with -c 256 can answer lower than one with -c 32 against the
+// same server. inFlight is the connections times their streams.
+func idleConnections(out capacity.Outcome, inFlight int) string {
+	st := out.Final
+	if st.TargetRate == 0 || st.LatencyUncorrected == nil || inFlight < 64 {
+		return ""
+	}
+	needed := st.AchievedRate * st.LatencyUncorrected.Mean / 1e6
+	if float64(inFlight) < idleShare*max(needed, 1) {
+		return ""
+	}
+	suggest := max(int(8*needed+0.5), 8)
+	return fmt.Sprintf("the connections allow %d requests in flight where %s req/s needed about %.1f (%s a request): the idle ones cost the client and the server per request and can lower the answer; about -c %d measures the server",
+		inFlight, render.FormatRateWhole(st.AchievedRate), needed, render.FormatTime(st.LatencyUncorrected.Mean), suggest)
 }
 
 // finalStepWarnings are the warnings of the step that stands for the

@@ -97,7 +97,7 @@ func TestCapacityFindsAKnownCapacity(t *testing.T) {
 	}
 	const capacity = 500.0
 	u := fixture.Queue(t, time.Second/capacity)
-	code, stdout, res := capacitySearch(t, "-c", "32", "-t", "1", "--from", "50", "--step", "2s", "--confirm", "2s", "--threshold", "p99<20ms", "--threshold", "errors<0.1%", u)
+	code, stdout, res := capacitySearch(t, "-c", "32", "-t", "1", "--step", "2s", "--confirm", "2s", "--threshold", "p99<20ms", "--threshold", "errors<1%", u)
 	c := res.Capacity
 	if code != exitOK || c.Rate == nil || !c.Confirmed || c.LimitedBy != stats.LimitServer {
 		t.Fatalf("exit %d, capacity %+v; stdout:\n%s", code, c, stdout)
@@ -127,7 +127,7 @@ func TestCapacityFindsAKnownCapacity(t *testing.T) {
 // and never reports that as the server's capacity.
 func TestCapacityShortOfConnections(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
-	code, stdout, res := capacitySearch(t, "-c", "1", "-t", "1", "--step", "1s", "--to", "1000", "--confirm", "0", "--threshold", "p99<1s", srv.URL())
+	code, stdout, res := capacitySearch(t, "-c", "1", "-t", "1", "--step", "1s", "--to", "1000", "--confirm", "0", "--threshold", "p90<1s", srv.URL())
 	c := res.Capacity
 	if c.LimitedBy != stats.LimitClient || !strings.Contains(c.Why, "raise -c") || code != exitOK {
 		t.Fatalf("exit %d, capacity %+v; want client-limited, raise -c; stdout:\n%s", code, c, stdout)
@@ -148,12 +148,13 @@ func TestCapacityRangeAndNone(t *testing.T) {
 		// short of keeping its rate; a 2 s step halves what one costs.
 		step = "2s"
 	}
-	code, stdout, res := capacitySearch(t, "-c", "4", "-t", "1", "--step", step, "--from", "50", "--to", "100", "--confirm", "1s", "--threshold", "p99<1s", u)
+	code, stdout, res := capacitySearch(t, "-c", "4", "-t", "1", "--step", step, "--from", "50", "--to", "100", "--confirm", "1s", "--threshold", "p90<1s", u)
 	if c := res.Capacity; code != exitOK || c.LimitedBy != stats.LimitRange || c.Rate == nil || *c.Rate != 100 || !c.Confirmed {
 		t.Errorf("range: exit %d, capacity %+v; stdout:\n%s", code, c, stdout)
 	}
 	code, stdout, res = capacitySearch(t, "-c", "4", "-t", "1", "--step", "1s", "--to", "100", "--threshold", "p50<1ns", "-H", "Authorization: Bearer "+capacitySecret, u)
-	if c := res.Capacity; code != exitCondition || c.Rate != nil || len(res.Steps) != 1 || !strings.Contains(stdout, "no rate from 10 req/s") || strings.Contains(stdout, capacitySecret) {
+	// The lowest rate fails, and fails again when run again: no noise, the server's limit.
+	if c := res.Capacity; code != exitCondition || c.Rate != nil || len(res.Steps) != 2 || !res.Steps[1].Retest || !strings.Contains(stdout, "no rate from 10 req/s") || strings.Contains(stdout, capacitySecret) {
 		t.Errorf("none: exit %d, capacity %+v, %d steps; stdout:\n%s", code, c, len(res.Steps), stdout)
 	}
 }

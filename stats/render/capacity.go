@@ -24,12 +24,16 @@ func WriteCapacityHeader(w io.Writer, c stats.Config, slo []string, s stats.Sear
 
 func writeCapacityHeader(ew *Printer, c stats.Config, slo []string, s stats.Search) {
 	ew.Printf("Capacity search @ %s within %s\n", c.URL, strings.Join(slo, ", "))
+	from := "from " + FormatRateWhole(s.From) + " req/s"
+	if s.To == 0 && s.Start == 0 {
+		from = "from a quarter of the probe's throughput (" + FormatRateWhole(s.From) + " req/s at the lowest)"
+	}
 	to := "to the probe's throughput × 1.5"
 	if s.To > 0 {
 		to = "to " + FormatRateWhole(s.To) + " req/s"
 	}
-	ew.Printf("  %d threads and %d connections; steps of %s after a %s warm-up, from %s req/s %s, precision %g%%\n",
-		c.Threads, c.Connections, testDuration(s.StepS), testDuration(s.StepWarmupS), FormatRateWhole(s.From), to, 100*s.Precision)
+	ew.Printf("  %d threads and %d connections; steps of %s after a %s warm-up, %s %s, precision %g%%, 95%% confidence\n",
+		c.Threads, c.Connections, testDuration(s.StepS), testDuration(s.StepWarmupS), from, to, 100*s.Precision)
 }
 
 // CapacityStepLine is one step as it ends: "step 3  400 req/s  achieved
@@ -39,6 +43,9 @@ func CapacityStepLine(n int, st stats.Result) string {
 	rate := "probe (closed loop)"
 	if st.TargetRate > 0 {
 		rate = FormatRateWhole(st.TargetRate) + " req/s"
+	}
+	if st.StepResult != nil && st.Retest {
+		rate += " again"
 	}
 	achieved := st.AchievedRate
 	if st.TargetRate == 0 {
@@ -55,6 +62,13 @@ func CapacityStepLine(n int, st stats.Result) string {
 		parts = append(parts, fmt.Sprintf("late %.1f%%", 100*st.LateShare()))
 	}
 	parts = append(parts, fmt.Sprintf("client CPU %.0f%%", st.Client.CPUPercent))
+	if st.StepResult != nil && st.TargetRate > 0 && st.Verdict != stats.VerdictInterrupted {
+		judged := "judged on " + FormatCount(st.Samples)
+		if st.Extensions > 0 {
+			judged += fmt.Sprintf(" over %s", testDuration(st.DurationS))
+		}
+		parts = append(parts, judged)
+	}
 	if st.StepResult != nil {
 		verdict := st.Verdict
 		if st.Why != "" {
@@ -104,10 +118,74 @@ func CapacityVerdict(r stats.Result) string {
 		line += fmt.Sprintf("; every rate tried passed, and --max-steps %d ended the search below --to %s req/s", c.Search.MaxSteps, FormatRateWhole(c.Search.To))
 	case c.LimitedBy == stats.LimitRange:
 		line += fmt.Sprintf("; every rate tried up to %s req/s passed", FormatRateWhole(c.Search.To))
+	case c.FailRate != nil && c.FailInconclusive:
+		line += fmt.Sprintf("; %s req/s was inconclusive: %s", FormatRateWhole(*c.FailRate), c.Why)
 	case c.FailRate != nil:
 		line += fmt.Sprintf("; %s req/s failed: %s", FormatRateWhole(*c.FailRate), c.Why)
 	}
 	return line
+}
+
+// CapacityBracket says what the answer is worth in one line: the steps
+// run, the bracket the search reached and whether it is within the
+// precision asked ("Search: 9 steps; the capacity lies between 11,400
+// req/s (passed) and 11,600 (failed), within the 2% asked"); "" for a
+// search that did not end on its own (stopped, interrupted).
+func CapacityBracket(r stats.Result) string {
+	c := r.Capacity
+	if c == nil || c.EndedBy == "" {
+		return ""
+	}
+	line := fmt.Sprintf("Search: %d steps", c.StepsRun)
+	if c.StepsRun == 1 {
+		line = "Search: 1 step"
+	}
+	precision := FormatSignificant(100*c.Search.Precision) + "%"
+	switch {
+	case c.PassRate != nil && c.FailRate != nil:
+		upper := "failed"
+		if c.FailInconclusive {
+			upper = "inconclusive"
+		}
+		line += fmt.Sprintf("; the capacity lies between %s req/s (passed) and %s (%s)", FormatRateWhole(*c.PassRate), FormatRateWhole(*c.FailRate), upper)
+	case c.PassRate != nil:
+		line += fmt.Sprintf("; the capacity is at least %s req/s (passed)", FormatRateWhole(*c.PassRate))
+	}
+	switch {
+	case c.PrecisionReached:
+		line += ", within the " + precision + " asked"
+	case c.PassRate != nil:
+		line += ", not within the " + precision + " asked: " + endedBy(c)
+	default:
+		line += ": " + endedBy(c)
+	}
+	return line
+}
+
+// endedBy says in words what ended a search short of its precision.
+func endedBy(c *stats.Capacity) string {
+	switch c.EndedBy {
+	case stats.EndedMaxSteps:
+		return fmt.Sprintf("--max-steps %d ended it", c.Search.MaxSteps)
+	case stats.EndedTo:
+		return fmt.Sprintf("every rate up to --to %s req/s passed", FormatRateWhole(c.Search.To))
+	case stats.EndedClient:
+		return "the client was the limit"
+	case stats.EndedFrom:
+		return fmt.Sprintf("no rate down to --from %s req/s passed", FormatRateWhole(c.Search.From))
+	}
+	return "the bracket met the precision"
+}
+
+// CapacityPrecisionWarning is the warning of a search whose steps ended
+// before its bracket met the precision, other than by passing every rate
+// up to --to: "" for one that met it.
+func CapacityPrecisionWarning(c stats.Capacity) string {
+	if c.PrecisionReached || c.PassRate == nil || c.FailRate == nil {
+		return ""
+	}
+	return fmt.Sprintf("the search ended before its %s precision (%s): the capacity is only known to lie between %s and %s req/s",
+		FormatSignificant(100*c.Search.Precision)+"%", endedBy(&c), FormatRateWhole(*c.PassRate), FormatRateWhole(*c.FailRate))
 }
 
 // confirmation says how the confirmation run went, if there was one.
@@ -145,6 +223,9 @@ func WriteCapacityText(w io.Writer, r stats.Result, skipHeader bool) error {
 	if v := CapacityVerdict(r); v != "" {
 		ew.Printf("%s\n", v)
 	}
+	if b := CapacityBracket(r); b != "" {
+		ew.Printf("%s\n", b)
+	}
 	if ew.Err() != nil {
 		return fmt.Errorf("writing the capacity result: %w", ew.Err())
 	}
@@ -160,8 +241,11 @@ func WriteCapacityMarkdown(w io.Writer, r stats.Result) error {
 	if v := CapacityVerdict(r); v != "" {
 		ew.Printf("%s\n\n", strings.TrimPrefix(v, "Capacity: "))
 	}
-	header := []string{"Rate (req/s)", "Achieved", "p50", "p90", "p99", "p99.9", "Errors"}
-	aligns := []string{"---:", "---:", "---:", "---:", "---:", "---:", "---:"}
+	if b := CapacityBracket(r); b != "" {
+		ew.Printf("%s\n\n", strings.TrimPrefix(b, "Search: "))
+	}
+	header := []string{"Rate (req/s)", "Achieved", "Samples", "p50", "p90", "p99", "p99.9", "Errors"}
+	aligns := []string{"---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"}
 	server := len(r.Server) > 0
 	if server {
 		header = append(header, "Server CPU/request", "Server RSS peak")
@@ -187,7 +271,11 @@ func capacityRows(steps []stats.Result, server bool) [][]string {
 	slices.SortStableFunc(open, func(a, b stats.Result) int { return cmp.Compare(a.TargetRate, b.TargetRate) })
 	rows := make([][]string, 0, len(open))
 	for _, st := range open {
-		row := []string{FormatRateWhole(st.TargetRate), FormatRateWhole(st.AchievedRate)}
+		samples := FormatCount(st.Requests + st.Errors.Socket())
+		if st.StepResult != nil {
+			samples = FormatCount(st.Samples)
+		}
+		row := []string{FormatRateWhole(st.TargetRate), FormatRateWhole(st.AchievedRate), samples}
 		for _, p := range []func(stats.Latency) float64{
 			func(l stats.Latency) float64 { return l.P50 }, func(l stats.Latency) float64 { return l.P90 },
 			func(l stats.Latency) float64 { return l.P99 }, func(l stats.Latency) float64 { return l.P999 },

@@ -74,3 +74,38 @@ func TestCapacityMarkdownSortsStepsByRate(t *testing.T) {
 		t.Errorf("markdown lacks the server's figures or the command:\n%s", md)
 	}
 }
+
+// TestCapacityBracket: the search line says what the answer is worth:
+// the steps, the bracket reached, and whether it met the precision or
+// what ended it short of it.
+func TestCapacityBracket(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	search := stats.Search{From: 10, To: 20000, Precision: 0.02, MaxSteps: 10}
+	for _, tc := range []struct {
+		name, want, warning string
+		c                   stats.Capacity
+	}{
+		{"precision", "Search: 9 steps; the capacity lies between 11,400 req/s (passed) and 11,600 (failed), within the 2% asked", "",
+			stats.Capacity{PassRate: f(11400), FailRate: f(11600), PrecisionReached: true, EndedBy: stats.EndedPrecision, StepsRun: 9, Search: search}},
+		{"max steps", "Search: 10 steps; the capacity lies between 2,560 req/s (passed) and 5,120 (failed), not within the 2% asked: --max-steps 10 ended it",
+			"the search ended before its 2% precision (--max-steps 10 ended it): the capacity is only known to lie between 2,560 and 5,120 req/s",
+			stats.Capacity{PassRate: f(2560), FailRate: f(5120), EndedBy: stats.EndedMaxSteps, StepsRun: 10, Search: search}},
+		{"inconclusive edge", "Search: 7 steps; the capacity lies between 400 req/s (passed) and 406 (inconclusive), within the 2% asked", "",
+			stats.Capacity{PassRate: f(400), FailRate: f(406), FailInconclusive: true, PrecisionReached: true, EndedBy: stats.EndedPrecision, StepsRun: 7, Search: search}},
+		{"range", "Search: 1 step; the capacity is at least 20,000 req/s (passed), not within the 2% asked: every rate up to --to 20,000 req/s passed", "",
+			stats.Capacity{PassRate: f(20000), EndedBy: stats.EndedTo, StepsRun: 1, Search: search}},
+		{"none", "Search: 2 steps: no rate down to --from 10 req/s passed", "",
+			stats.Capacity{FailRate: f(10), EndedBy: stats.EndedFrom, StepsRun: 2, Search: search}},
+		{"stopped", "", "", stats.Capacity{PassRate: f(40), Stopped: "cannot connect", Search: search}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.c
+			if got := CapacityBracket(stats.Result{Capacity: &c}); got != tc.want {
+				t.Errorf("CapacityBracket =\n%s\nwant\n%s", got, tc.want)
+			}
+			if got := CapacityPrecisionWarning(c); tc.name != "stopped" && got != tc.warning {
+				t.Errorf("CapacityPrecisionWarning =\n%s\nwant\n%s", got, tc.warning)
+			}
+		})
+	}
+}
