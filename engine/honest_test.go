@@ -131,7 +131,9 @@ func TestAnIdleCloseIsAReconnect(t *testing.T) {
 			// between them, and the server closes it after 5 ms of that,
 			// long before the next request even on a busy machine (at 100
 			// ms, the race detector under load once let the close and the
-			// request cross).
+			// request cross). The timeout starts after a response only: the
+			// fresh connection of a reconnect is never closed before its
+			// request, however slowly a busy machine writes it.
 			res := runLoad(t, srv, Config{Engine: engine, Rates: []float64{5}, Duration: 2 * time.Second, Connections: 1})
 			if res.Requests != 10 || res.Errors != (stats.Errors{}) || srv.Requests() != 10 {
 				t.Errorf("responses %d, errors %+v %v, server %d; want 10, none, 10", res.Requests, res.Errors, res.ErrorCauses, srv.Requests())
