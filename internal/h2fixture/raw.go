@@ -104,7 +104,9 @@ func (s *Server) Streams() int64 { return s.counter.total() }
 func (s *Server) StreamsFor(path string) int64 { return s.counter.path(path) }
 
 // Answered returns the responses sent completely (END_STREAM written),
-// AnswerUnopened's unsolicited ones excluded.
+// AnswerUnopened's unsolicited ones excluded. Each is counted just before
+// its last frame is written, so a client that saw END_STREAM finds it
+// counted.
 func (s *Server) Answered() int64 { return s.answered.Load() }
 
 // Reset returns the streams reset by ResetEvery.

@@ -62,9 +62,11 @@ func (c *conn) writeFault(id uint32) {
 // respond sends the response HEADERS and queues its body.
 func (c *conn) respond(st *stream) {
 	empty := len(c.s.payload) == 0
+	if empty {
+		c.s.answered.Add(1) // before the client can see END_STREAM
+	}
 	c.writeHeaders(st.id, c.s.block, empty)
 	if empty {
-		c.s.answered.Add(1)
 		c.forget(st.id)
 		return
 	}
@@ -102,12 +104,17 @@ func (c *conn) sendData() {
 			}
 			progress = true
 			end := n == len(st.out)
+			if end {
+				// Counted before the write: a frame larger than the
+				// write buffer goes straight out, and a client that
+				// saw END_STREAM must find the response counted.
+				c.s.answered.Add(1)
+			}
 			_ = c.fr.WriteData(st.id, end, st.out[:n])
 			st.out = st.out[n:]
 			st.sendWin -= int64(n)
 			c.sendWin -= int64(n)
 			if end {
-				c.s.answered.Add(1)
 				c.forget(st.id)
 				i--
 			}
