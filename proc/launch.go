@@ -108,6 +108,7 @@ type Process struct {
 	logPath string
 	tempLog bool // logPath is a temporary file Launch made
 	grace   time.Duration
+	spawned time.Time
 	startup time.Duration // written by Launch before it returns p
 
 	done    chan struct{} // closed once the child has been reaped
@@ -169,7 +170,8 @@ func start(s Spec) (*Process, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("--exec: starting %q: %w", s.Command[0], err)
 	}
 	log.started()
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.path, tempLog: s.LogPath == "", grace: s.StopGrace, done: make(chan struct{})}
+	p := &Process{cmd: cmd, pid: cmd.Process.Pid, logPath: log.path, tempLog: s.LogPath == "", grace: s.StopGrace,
+		spawned: spawned, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.done)
@@ -220,7 +222,25 @@ func (p *Process) ExitReason() string {
 	}
 }
 
+// ExitedError describes the server, found gone while pummel still needed
+// it (when: "before the load"), as Launch's errors do, on one line: how
+// long after its start, its exit status, and the tail of its log, which
+// usually says why (a port already in use). A watcher may see the server
+// gone before it is reaped: ExitedError waits up to reapWait for that.
+func (p *Process) ExitedError(when string) error {
+	t := time.NewTimer(reapWait)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+	}
+	return fmt.Errorf("%w; %s", p.exitedError(when, p.spawned), logTail(p.logPath, logTailLines))
+}
+
 const (
+	// reapWait bounds the wait for the reaping of a server that exited on
+	// its own, which its reaper does at once.
+	reapWait = time.Second
 	// killWait bounds the wait for the reaping of a SIGKILLed server,
 	// which the kernel makes prompt.
 	killWait = 5 * time.Second

@@ -295,3 +295,16 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestExitedErrorSaysHowAndWhy: a server found gone after Launch (a
+// watcher saw it exit before the load) is described on one line with
+// its exit status and the end of its log, waiting for it to be reaped.
+func TestExitedErrorSaysHowAndWhy(t *testing.T) {
+	t.Parallel()
+	p := launch(t, testSpec(t, "-exit-after", "100ms"))
+	err := p.ExitedError("before the load")
+	if !errors.Is(err, ErrExited) {
+		t.Errorf("ExitedError = %v, want ErrExited", err)
+	}
+	assertOneLine(t, err, "exited before the load", "exit status 3", "crashing on purpose", p.LogPath())
+}

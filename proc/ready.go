@@ -128,9 +128,13 @@ func (p *Process) settle(ctx context.Context, d time.Duration, spawned time.Time
 	return nil
 }
 
-// exitedError describes a server that ended too early. p.done must be
-// closed.
+// exitedError describes a server that ended too early. p.done should be
+// closed: else its exit status is not known yet.
 func (p *Process) exitedError(when string, spawned time.Time) error {
+	reason := p.ExitReason()
+	if reason == "" {
+		reason = "exit status not known yet"
+	}
 	return fmt.Errorf("server %w %s, %s after start (%s)",
-		ErrExited, when, time.Since(spawned).Round(time.Millisecond), p.ExitReason())
+		ErrExited, when, time.Since(spawned).Round(time.Millisecond), reason)
 }

@@ -199,7 +199,10 @@ func (w *Watcher) Idle(ctx context.Context, n int, gap time.Duration) (int64, er
 		}
 		switch r := w.sample(); {
 		case r.gone:
-			return 0, fmt.Errorf("pid %d: %w before the load (%s)", w.pid, ErrExited, r.why)
+			w.mu.Lock()
+			why := w.exitWhy // r's is "" once a sample before it saw the exit
+			w.mu.Unlock()
+			return 0, fmt.Errorf("pid %d: %w before the load (%s)", w.pid, ErrExited, why)
 		case r.err != nil:
 			lastErr = r.err
 		default:

@@ -140,8 +140,9 @@ func TestWatchReportsAProcessThatExits(t *testing.T) {
 			if u.RSSBytes.After != 0 || u.RSSBytes.Peak <= 0 || u.CPUSeconds < 0 {
 				t.Errorf("RSS %+v, CPU %.3f: want no after sample, a peak, CPU ≥ 0", u.RSSBytes, u.CPUSeconds)
 			}
-			if _, err := w.Idle(t.Context(), 1, 0); !errors.Is(err, ErrExited) {
-				t.Errorf("Idle after the exit: %v, want ErrExited", err)
+			// The exit was seen before: Idle says how it was seen then.
+			if _, err := w.Idle(t.Context(), 1, 0); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "("+u.ExitReason+")") {
+				t.Errorf("Idle after the exit: %v, want ErrExited (%s)", err, u.ExitReason)
 			}
 		})
 	}

@@ -29,7 +29,7 @@ func (r *runner) operation(ctx context.Context, i int) error {
 	if err != nil {
 		return fmt.Errorf("operation %s: %w", op.name, err)
 	}
-	w, base, err := r.watch()
+	w, base, err := r.watch("before the load")
 	if err != nil {
 		return fmt.Errorf("before operation %s: %w", op.name, err)
 	}
@@ -46,7 +46,7 @@ func (r *runner) operation(ctx context.Context, i int) error {
 	out.CheckFailures, out.CheckCauses = op.failedChecks(res)
 	r.failed[i] = out.CheckFailures > 0
 	if u.ExitedDuringLoad {
-		return fmt.Errorf("operation %s: %w", op.name, r.exited(nil))
+		return fmt.Errorf("operation %s: %w", op.name, r.exited(nil, "during the load"))
 	}
 	return nil
 }

@@ -104,13 +104,16 @@ func (r *runner) measure(ctx context.Context) error {
 // idle takes the idle RSS: the median of proc.DefaultIdleSamples samples
 // proc.DefaultIdleGap apart.
 func (r *runner) idle(ctx context.Context) error {
-	w, base, err := r.watch()
+	w, base, err := r.watch(beforeOperations)
 	if err != nil {
 		return err
 	}
 	idle, err := w.Idle(ctx)
 	w.Stop()
 	r.keepSamples(w, base, "idle")
+	if errors.Is(err, proc.ErrExited) {
+		return r.exited(err, beforeOperations)
+	}
 	if err != nil {
 		return fmt.Errorf("idle RSS: %w", err)
 	}
@@ -120,7 +123,7 @@ func (r *runner) idle(ctx context.Context) error {
 
 // after samples the RSS once more, after the last operation.
 func (r *runner) after() error {
-	w, base, err := r.watch()
+	w, base, err := r.watch("before its RSS after the operations was sampled")
 	if err != nil {
 		return fmt.Errorf("after the operations: %w", err)
 	}
@@ -132,26 +135,30 @@ func (r *runner) after() error {
 	return nil
 }
 
-// watch starts watching the server; base is when, for sample offsets.
-func (r *runner) watch() (*measure.Watch, time.Time, error) {
+// beforeOperations is when a server that exits before the idle RSS is
+// taken exited.
+const beforeOperations = "before the first operation"
+
+// watch starts watching the server; base is when, for sample offsets;
+// when says when a server found gone exited.
+func (r *runner) watch(when string) (*measure.Watch, time.Time, error) {
 	base := time.Now()
 	w, err := measure.Attach([]int{r.p.PID()}, measure.Options{WatchOptions: proc.WatchOptions{Tree: r.suite.server.tree}})
 	if err != nil {
-		return nil, base, r.exited(err)
+		return nil, base, r.exited(err, when)
 	}
 	return w, base, nil
 }
 
-// exited describes a server found gone; err is what found it, if anything.
-func (r *runner) exited(err error) error {
-	if exited, _ := r.p.Exited(); !exited && err != nil && !errors.Is(err, proc.ErrNoSuchProcess) {
+// exited describes a server found gone (when: "during the load") with
+// its exit status and the end of its log (proc.Process.ExitedError);
+// err is what found it, if anything.
+func (r *runner) exited(err error, when string) error {
+	gone := err == nil || errors.Is(err, proc.ErrNoSuchProcess) || errors.Is(err, proc.ErrExited)
+	if exited, _ := r.p.Exited(); !exited && !gone {
 		return err
 	}
-	reason := r.p.ExitReason()
-	if reason == "" {
-		reason = "no longer running"
-	}
-	return fmt.Errorf("the server exited (%s); its log: %s", reason, r.p.LogPath())
+	return r.p.ExitedError(when)
 }
 
 // keepSamples adds the watch's samples to the run, labelled with phase.

@@ -143,6 +143,24 @@ func TestExecKeepsTheLogOfAFailedRun(t *testing.T) {
 	}
 }
 
+// TestExecServerThatCannotBind: a server whose port is taken (another
+// server there answers the readiness probes) exits before the load; the
+// error says how it exited and quotes the end of its log, which says why,
+// with --settle 0 and with a settle shorter than its start.
+func TestExecServerThatCannotBind(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	taken := fixture.New(t, fixture.Behaviour{})
+	for _, settle := range []string{"0", "1ms"} {
+		code, stdout, stderr := pummel(t.Context(), "-n", "10", "--exec", pummelBinary(t)+" serve --addr "+taken.Addr(),
+			"--settle", settle, taken.URL())
+		for _, want := range []string{"pummel: server process exited before the load, ", "(exit status 1); log ", "address already in use"} {
+			if code != exitFailed || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("--settle %s: exit %d, stdout %q, stderr %q: want 1 and one line holding %q", settle, code, stdout, stderr, want)
+			}
+		}
+	}
+}
+
 func TestExecServerNeverReady(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // its log is kept, named in the error
 	addr := fixture.FreeAddr(t)

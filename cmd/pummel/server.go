@@ -18,6 +18,9 @@ type watchPlan struct {
 	watch proc.WatchOptions
 	exec  *proc.Spec // nil without --exec
 	runs  int
+	// server is the --exec server of one run, watched as pids[0]; nil
+	// for --pid processes, which pummel did not start.
+	server *proc.Process
 }
 
 // watchPlan reads --pid, --pid-tree, --sample-interval, --exec and the

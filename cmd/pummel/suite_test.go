@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/suite"
 )
 
@@ -373,5 +374,25 @@ func TestSuiteFailedThresholdExitsThree(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "default: threshold errors==0 ok (0)") {
 		t.Errorf("summary lacks the thresholds:\n%s", stdout)
+	}
+}
+
+// TestSuiteServerThatCannotBind: a plan's server whose port is taken
+// (another server there answers the readiness probes) exits before the
+// first operation; the error line says how it exited and quotes the end
+// of its log, which says why.
+func TestSuiteServerThatCannotBind(t *testing.T) {
+	taken := fixture.New(t, fixture.Behaviour{})
+	code, _, stderr, _ := runPlan(t, `server:
+  command: [pummel, serve, "--addr=`+taken.Addr()+`"]
+  ready: {url: "`+taken.URL()+`"}
+  settle: 0s
+operations:
+  - {name: get, url: "`+taken.URL()+`", load: {sequential: {requests: 5}}}
+`)
+	for _, want := range []string{"server process exited before the first operation, ", "(exit status 1); log ", "address already in use"} {
+		if code != exitFailed || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d, stderr %q: want 1 and one line holding %q", code, stderr, want)
+		}
 	}
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/measure"
@@ -30,12 +32,18 @@ func (l *loader) watchedLoad(ctx context.Context, cfg engine.Config, plan watchP
 func (l *loader) watched(ctx context.Context, plan watchPlan, body watchedFunc) (stats.Result, error) {
 	w, err := measure.Attach(plan.pids, measure.Options{WatchOptions: plan.watch, RSSPoints: maxRSSPoints})
 	if err != nil {
+		if plan.server != nil && errors.Is(err, proc.ErrNoSuchProcess) {
+			return stats.Result{}, exitError{exitFailed, plan.server.ExitedError("before the load").Error()}
+		}
 		return stats.Result{}, usageError{err.Error()}
 	}
 	defer w.Stop()
 	if _, err := w.Idle(ctx); err != nil {
 		if ctx.Err() != nil {
 			return stats.Result{}, exitError{exitInterrupted, "interrupted before the run started"}
+		}
+		if plan.server != nil && errors.Is(err, proc.ErrExited) {
+			err = plan.server.ExitedError("before the load") // with its exit status and log
 		}
 		return stats.Result{}, exitError{exitFailed, err.Error()}
 	}
@@ -94,7 +102,7 @@ func (l *loader) execRun(ctx context.Context, spec proc.Spec, opts proc.WatchOpt
 		p.Stop() //nolint:errcheck // Stop's failure to end a process is not the run's
 		l.settleLog(p, res, err)
 	}()
-	plan := watchPlan{pids: []int{p.PID()}, watch: opts}
+	plan := watchPlan{pids: []int{p.PID()}, watch: opts, server: p}
 	res, err = l.watched(ctx, plan, body)
 	if err != nil || len(res.Server) == 0 { // none: a search interrupted before its first step
 		return res, err
@@ -110,12 +118,13 @@ func (l *loader) execRun(ctx context.Context, spec proc.Spec, opts proc.WatchOpt
 
 // settleLog removes the server's temporary log after a run that went
 // well; otherwise it keeps the log and prints its path, unless a warning
-// of the result names it already (the server exited during the load).
+// of the result (the server exited during the load) or the error (it
+// exited before) names it already.
 func (l *loader) settleLog(p *proc.Process, res stats.Result, err error) {
 	exited := len(res.Server) > 0 && res.Server[0].ExitedDuringLoad
 	wentWell := err == nil && !res.Interrupted && res.Requests > 0 && !exited
 	switch {
-	case !p.TemporaryLog(), exited:
+	case !p.TemporaryLog(), exited, err != nil && strings.Contains(err.Error(), p.LogPath()):
 	case wentWell && p.RemoveLog() == nil:
 	default:
 		fmt.Fprintf(l.stderr, "pummel: the server's log is kept: %s\n", p.LogPath())
