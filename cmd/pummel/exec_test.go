@@ -49,14 +49,20 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-// pummelBinary builds pummel once, to run `pummel serve` as a real child.
+// pummelBinary builds pummel once with scripts/build.sh, stamped with a
+// known version (TestVersionOfABuild), and returns the binary: the tests
+// run it as a real child (`pummel serve`, --exec, shards). One build
+// serves them all: a second one with other flags (go build's defaults)
+// compiled every dependency again, half a minute of a first test run on
+// two cores.
 func pummelBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binPath = filepath.Join(testDir, "pummel")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		build := exec.Command("../../scripts/build.sh", binPath)
+		build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, out)
 		}
 	})
 	if buildErr != nil {

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -100,7 +97,7 @@ func TestVersion(t *testing.T) {
 // TestVersionOfABuild: scripts/build.sh stamps the version, commit and
 // date that `pummel version` prints.
 func TestVersionOfABuild(t *testing.T) {
-	out, err := exec.Command(scriptBuild(t), "version").Output()
+	out, err := exec.Command(pummelBinary(t), "version").Output()
 	want := "pummel v9.8.7\n  commit  0123456789abcdef\n  built   2026-01-02T03:04:05Z\n"
 	if err != nil || !strings.HasPrefix(string(out), want) {
 		t.Errorf("pummel version: %v\n%s\nwant it to start with\n%s", err, out, want)
@@ -112,7 +109,7 @@ func TestVersionOfABuild(t *testing.T) {
 // blackfriday Markdown parser, 200 KB allocated at every start): `pummel
 // man` prints the embedded page. The runtime's init trace is the witness.
 func TestABuildStartsWithoutTheManWriter(t *testing.T) {
-	cmd := exec.Command(scriptBuild(t), "version")
+	cmd := exec.Command(pummelBinary(t), "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "init github.com/urfave/cli/v2 ") {
@@ -122,33 +119,6 @@ func TestABuildStartsWithoutTheManWriter(t *testing.T) {
 		t.Error("a binary's start initialises blackfriday, the man-page writer's Markdown parser")
 	}
 }
-
-// scriptBuild builds pummel with scripts/build.sh, once for the tests
-// that need it, and returns the binary.
-func scriptBuild(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds pummel")
-	}
-	scriptBuildOnce.Do(func() {
-		scriptBin = filepath.Join(testDir, "pummel-script-build")
-		build := exec.Command("../../scripts/build.sh", scriptBin)
-		build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
-		if out, err := build.CombinedOutput(); err != nil {
-			scriptBuildErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, out)
-		}
-	})
-	if scriptBuildErr != nil {
-		t.Fatal(scriptBuildErr)
-	}
-	return scriptBin
-}
-
-var (
-	scriptBuildOnce sync.Once
-	scriptBin       string
-	scriptBuildErr  error
-)
 
 // TestManAndCompletionPrintTheDocs: `pummel man` and `pummel completion`
 // print the files kept in docs/ (embedded), byte for byte.
