@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/url"
@@ -74,8 +75,13 @@ func TestNoAllocationPerRequest(t *testing.T) {
 }
 
 // samplerAllowance is how many allocations the sampler and the runtime
-// may make in the test's window (about a second), whatever the requests.
+// may make in a second of the test's window, whatever the requests.
 const samplerAllowance = 100
+
+// allocationWindow is how many requests the counted window holds at
+// least: one allocation per request would be fifty times the allowance,
+// one per twenty requests still more than it.
+const allocationWindow = 5000
 
 // checkNoAllocation runs the mode's load: plain, with a request log, or
 // with a list of targets sent pipelined (each batch built in its
@@ -83,7 +89,7 @@ const samplerAllowance = 100
 func checkNoAllocation(t *testing.T, engine, mode string) {
 	logged := mode == "request log"
 	u := builtinTarget(t)
-	cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Duration: 1500 * time.Millisecond, Timeout: 5 * time.Second}
+	cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Timeout: 5 * time.Second}
 	if logged {
 		cfg.RequestLog = fileLog(t)
 	}
@@ -104,32 +110,48 @@ func checkNoAllocation(t *testing.T, engine, mode string) {
 	}
 }
 
-// checkAllocations runs cfg, counting the process's allocations between
-// its second and its last but one progress reports, and fails unless
-// there are none per request.
+// checkAllocations runs cfg, counting the process's allocations from its
+// second progress report on, and fails unless there are none per
+// request. The run lasts until that window holds allocationWindow
+// requests, however slow the machine: a fixed -d once left a busy one too
+// few requests to judge, and a fast one waiting.
 func checkAllocations(t *testing.T, cfg Config) {
 	t.Helper()
-	type sample struct{ requests, mallocs uint64 }
+	type sample struct {
+		requests, mallocs uint64
+		at                time.Time
+	}
 	var samples []sample
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	cfg.Duration = time.Minute // a bound: the window's end stops the run
 	cfg.Progress = func(p Progress) {
+		if n := len(samples); n > 1 && samples[n-1].requests-samples[1].requests >= allocationWindow {
+			return // the window is closed; the run is stopping
+		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		samples = append(samples, sample{uint64(p.Requests), m.Mallocs})
+		samples = append(samples, sample{uint64(p.Requests), m.Mallocs, time.Now()})
+		if n := len(samples); n > 2 && samples[n-1].requests-samples[1].requests >= allocationWindow {
+			stop()
+		}
 	}
-	if _, err := Run(t.Context(), cfg); err != nil {
+	if _, err := Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if len(samples) < 4 {
-		t.Fatalf("%d progress reports, want at least 4", len(samples))
+	n := len(samples)
+	if n < 3 || samples[n-1].requests-samples[1].requests < allocationWindow {
+		t.Fatalf("%d progress reports, fewer than %d requests after the first two: the run ended early", n, allocationWindow)
 	}
-	first, last := samples[1], samples[len(samples)-2]
+	first, last := samples[1], samples[n-1]
 	requests, mallocs := last.requests-first.requests, last.mallocs-first.mallocs
 	// The sampler's few dozen allocations a second are a fixed allowance:
 	// under -race the window holds only a few thousand requests, and they
 	// alone once made 50 allocations for 4,371 requests look like 0.011
 	// per request. One allocation on any request's path makes thousands.
-	if requests < 1000 || mallocs > samplerAllowance+requests/100 {
-		t.Errorf("%d allocations for %d requests, want none per request", mallocs, requests)
+	allowance := uint64(samplerAllowance * max(1, last.at.Sub(first.at).Seconds()))
+	if mallocs > allowance+requests/100 {
+		t.Errorf("%d allocations for %d requests in %v, want none per request", mallocs, requests, last.at.Sub(first.at).Round(time.Millisecond))
 	}
 }
 
