@@ -64,6 +64,9 @@ search() {
   esac
 }
 
+# commas N: N rounded, with commas between thousands.
+commas() { awk -v n="$1" 'BEGIN { s = sprintf("%.0f", n); out = ""; while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) } print s out }'; }
+
 # answer FILE: the capacity a search's JSON gives (requests/s), or "none".
 answer() { grep -o '"rate": *[0-9.e+]*' "$1" | head -1 | sed 's/.*: *//' | grep . || echo none; }
 
@@ -102,12 +105,12 @@ done
       dev=$(awk -v a="$a" -v m="$median" 'BEGIN {printf "%+.1f%%", 100 * (a - m) / m}')
       widest=$(awk -v a="$a" -v m="$median" -v w="$widest" 'BEGIN {d = 100 * (a - m) / m; if (d < 0) d = -d; print (d > w ? d : w)}')
     fi
-    printf '| %d | %s | %s | %s | %s–%s |\n' "$i" "$(printf "%'.0f" "$a" 2>/dev/null || echo "$a")" "$dev" "$steps" "${pass:-none}" "${fail:-none}"
+    printf '| %d | %s | %s | %s | %s–%s |\n' "$i" "$( [ "$a" = none ] && echo none || commas "$a")" "$dev" "$steps" "$(commas "${pass:-0}")" "$(commas "${fail:-0}")"
   done
   echo
   busytext="idle"
   [ "$busy" = 1 ] && busytext="busy (a busy loop shared pummel's CPU)"
   printf 'Median %s req/s; every answer within ±%.1f%% of it. %d searches of `pummel capacity -c %s -t 1 --step %ss --threshold %s --threshold errors<0.1%%`, %d s in all; server: %s on CPU 1; pummel on CPU 0, %s.\n' \
-    "$(printf "%'.0f" "$median")" "$widest" "$runs" "$conns" "$step" "$slo" "$(($(date +%s) - start))" "$target" "$busytext"
+    "$(commas "$median")" "$widest" "$runs" "$conns" "$step" "$slo" "$(($(date +%s) - start))" "$target" "$busytext"
   bench_footer
 } >"$out"
