@@ -207,14 +207,18 @@ func startServe(t *testing.T) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
+	// A bound, not the expected time: it was 2 s, after which the test
+	// went on against no server, and a busy machine may take that long.
+	for deadline := time.Now().Add(hangLimit); ; time.Sleep(20 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
 			c.Close()
-			break
+			return srv, addr
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatalf("pummel serve --addr %s accepts no connection after %v: %v", addr, hangLimit, err)
+		}
 	}
-	return srv, addr
 }
 
 func TestWatchPid(t *testing.T) {
