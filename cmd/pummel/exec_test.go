@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -47,15 +46,6 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	testDir = dir
-	flag.Parse()
-	if whole := flag.Lookup("test.run").Value.String() == "" && flag.Lookup("test.list").Value.String() == ""; whole {
-		// The whole package needs the binary: build it while the first
-		// tests run, which mostly wait on servers; on a first run the
-		// build takes half a minute. It ends before dir is removed.
-		var build sync.WaitGroup
-		defer build.Wait()
-		build.Go(func() { buildOnce.Do(buildPummel) })
-	}
 	return m.Run()
 }
 
@@ -67,22 +57,18 @@ func runTests(m *testing.M) int {
 // two cores.
 func pummelBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(buildPummel) // or waits for runTests' build to end
+	buildOnce.Do(func() {
+		binPath = filepath.Join(testDir, "pummel")
+		build := exec.Command("../../scripts/build.sh", binPath)
+		build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, out)
+		}
+	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binPath
-}
-
-// buildPummel builds the tests' binary into testDir; run it through
-// buildOnce.
-func buildPummel() {
-	binPath = filepath.Join(testDir, "pummel")
-	build := exec.Command("../../scripts/build.sh", binPath)
-	build.Env = append(build.Environ(), "VERSION=v9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-01-02T03:04:05Z")
-	if out, err := build.CombinedOutput(); err != nil {
-		buildErr = fmt.Errorf("scripts/build.sh: %v\n%s", err, out)
-	}
 }
 
 func gone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
