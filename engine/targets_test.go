@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -217,30 +219,53 @@ func TestRequestLogNamesEachLinesTarget(t *testing.T) {
 // requests of a run are not all the first target's.
 func TestConnectionsStartAtDifferentTargets(t *testing.T) {
 	for _, engine := range transports() {
-		var mu sync.Mutex
-		paths := map[string]int{}
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			paths[r.URL.Path]++
-			mu.Unlock()
-			time.Sleep(300 * time.Millisecond) // past -d: each connection sends one request
-		}))
-		u, _ := url.Parse(srv.URL + "/")
-		var targets []Target
-		for _, p := range []string{"/a", "/b"} {
-			tu := *u
-			tu.Path = p
-			targets = append(targets, Target{URL: &tu, Weight: 1})
-		}
-		if _, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Duration: 100 * time.Millisecond,
-			Timeout: 5 * time.Second, Targets: targets}); err != nil {
-			t.Fatal(err)
-		}
-		srv.Close()
+		t.Run(engine, func(t *testing.T) {
+			paths := firstRequests(t, engine, 2)
+			if paths["/a"] != 1 || paths["/b"] != 1 {
+				t.Errorf("the first requests went to %v, want one to each target", paths)
+			}
+		})
+	}
+}
+
+// firstRequests runs a closed loop by time over targets /a and /b with
+// conns connections and returns the paths of their first requests. The
+// server holds every request, so no connection sends a second, and the
+// run is stopped once conns requests arrived, however long the
+// connections took to send them (-d is only a bound).
+func firstRequests(t *testing.T, engine string, conns int) map[string]int {
+	t.Helper()
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	var mu sync.Mutex
+	paths := map[string]int{}
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		if paths["/a"] != 1 || paths["/b"] != 1 {
-			t.Errorf("%s: the first requests went to %v, want one to each target", engine, paths)
+		paths[r.URL.Path]++
+		if n := paths["/a"] + paths["/b"]; n == conns {
+			stop()
 		}
 		mu.Unlock()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release) // before srv.Close, which waits for the handlers
+	u, _ := url.Parse(srv.URL + "/")
+	var targets []Target
+	for _, p := range []string{"/a", "/b"} {
+		tu := *u
+		tu.Path = p
+		targets = append(targets, Target{URL: &tu, Weight: 1})
 	}
+	if _, err := Run(ctx, Config{URL: u, Engine: engine, Connections: conns, Threads: 1, Duration: time.Minute,
+		Timeout: 5 * time.Second, Targets: targets}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return maps.Clone(paths)
 }
