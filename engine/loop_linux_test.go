@@ -100,10 +100,25 @@ func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	if _, err := srv.Write([]byte(response + response)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // the bytes reach the socket
+	awaitBytes(t, c.fd, 2*len(response))
 	c.expired()
 	if c.state != idle || c.inflight != 0 || c.served != 2 {
 		t.Errorf("after the deadline: state %d, in flight %d, answered %d; want idle, 0, 2", c.state, c.inflight, c.served)
+	}
+}
+
+// awaitBytes waits until n bytes wait in the socket fd: at once on
+// loopback, unless a busy machine delays them (a fixed 50 ms sleep
+// once stood in for this).
+func awaitBytes(t *testing.T, fd, n int) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if k, err := unix.IoctlGetInt(fd, unix.SIOCINQ); err == nil && k >= n {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d bytes never reached the socket", n)
+		}
 	}
 }
 
