@@ -170,12 +170,16 @@ func TestWarmupIsExcludedFromTheRequestRateSamples(t *testing.T) {
 }
 
 func TestWarmupByCountStartsTheClockAtTheFirstMeasuredRequest(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{Delay: 10 * time.Millisecond})
-	plain := runLoad(t, srv, Config{Requests: 30, Connections: 1})
+	const delay = 10 * time.Millisecond
+	srv := fixture.New(t, fixture.Behaviour{Delay: delay})
 	warmed := runLoad(t, srv, Config{Requests: 30, WarmupRequests: 30, Connections: 1})
-	// Same load, same server: the warm-up must not lengthen the measured time.
-	if warmed.Requests != 30 || warmed.DurationS > 1.5*plain.DurationS {
-		t.Errorf("%d requests in %.3fs after a warm-up, %.3fs without", warmed.Requests, warmed.DurationS, plain.DurationS)
+	// The server holds each request 10 ms: a clock started with the
+	// warm-up measures 60 of them, 600 ms at least; one started at the
+	// first measured request, 30 and their overhead. (Compared with a run
+	// without a warm-up, 1.5 times as long, the test could fail when a busy
+	// machine slowed one run and not the other.)
+	if most := 60 * delay; warmed.Requests != 30 || warmed.DurationS >= most.Seconds() {
+		t.Errorf("%d requests in %.3fs after a warm-up of 30: want 30, in less than the %v of 60", warmed.Requests, warmed.DurationS, most)
 	}
 }
 
