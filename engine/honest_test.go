@@ -31,7 +31,7 @@ func TestARequestIsSentOnce(t *testing.T) {
 	}{
 		{"closed loop", Config{Requests: 200, Connections: 4, Threads: 2}},
 		{"pipelined", Config{Requests: 200, Connections: 2, Threads: 1, Pipeline: 4}},
-		{"open loop", Config{Rates: []float64{400}, Duration: 500 * time.Millisecond, Connections: 4, Threads: 2}},
+		{"open loop", Config{Rates: []float64{400}, Duration: 250 * time.Millisecond, Connections: 4, Threads: 2}},
 	}
 	servers := []struct {
 		name  string
