@@ -55,25 +55,18 @@ func samplesToPass(p float64) int64 {
 	return int64(math.Ceil(math.Log(1-Confidence) / math.Log1p(-p)))
 }
 
-// binomialAtMost is P(X ≤ k) for X ~ Binomial(n, p), k below the mean:
-// summed from k down, where the terms fall, until they no longer count.
-func binomialAtMost(k, n int64, p float64) float64 {
-	var sum float64
-	for i := k; i >= 0; i-- {
-		t := math.Exp(logBinomial(i, n, p))
-		sum += t
-		if t < sum*1e-17 {
-			break
-		}
-	}
-	return sum
-}
+// binomialAtMost is P(X ≤ k) for X ~ Binomial(n, p), k below the mean.
+func binomialAtMost(k, n int64, p float64) float64 { return binomialTail(k, n, p, -1) }
 
-// binomialAtLeast is P(X ≥ k) for X ~ Binomial(n, p), k above the mean:
-// summed from k up, as binomialAtMost.
-func binomialAtLeast(k, n int64, p float64) float64 {
+// binomialAtLeast is P(X ≥ k) for X ~ Binomial(n, p), k above the mean.
+func binomialAtLeast(k, n int64, p float64) float64 { return binomialTail(k, n, p, +1) }
+
+// binomialTail sums P(X = i) from i = k away from the mean (step -1:
+// down to 0; +1: up to n), where the terms fall, until they no longer
+// count.
+func binomialTail(k, n int64, p float64, step int64) float64 {
 	var sum float64
-	for i := k; i <= n; i++ {
+	for i := k; i >= 0 && i <= n; i += step {
 		t := math.Exp(logBinomial(i, n, p))
 		sum += t
 		if t < sum*1e-17 {
