@@ -159,6 +159,9 @@ func CapacityBracket(r stats.Result) string {
 	default:
 		line += ": " + endedBy(c)
 	}
+	if c.Confirmed && c.Rate != nil && c.PassRate != nil && *c.Rate < *c.PassRate {
+		line += fmt.Sprintf("; confirmed lower, at %s req/s: the longer runs above it failed", FormatRateWhole(*c.Rate))
+	}
 	return line
 }
 

@@ -90,6 +90,8 @@ func TestCapacityBracket(t *testing.T) {
 		{"max steps", "Search: 10 steps; the capacity lies between 2,560 req/s (passed) and 5,120 (failed), not within the 2% asked: --max-steps 10 ended it",
 			"the search ended before its 2% precision (--max-steps 10 ended it): the capacity is only known to lie between 2,560 and 5,120 req/s",
 			stats.Capacity{PassRate: f(2560), FailRate: f(5120), EndedBy: stats.EndedMaxSteps, StepsRun: 10, Search: search}},
+		{"confirmed lower", "Search: 15 steps; the capacity lies between 23,600 req/s (passed) and 24,000 (failed), within the 2% asked; confirmed lower, at 22,212 req/s: the longer runs above it failed", "",
+			stats.Capacity{Rate: f(22212), Confirmed: true, PassRate: f(23600), FailRate: f(24000), PrecisionReached: true, EndedBy: stats.EndedPrecision, StepsRun: 15, Search: search}},
 		{"inconclusive edge", "Search: 7 steps; the capacity lies between 400 req/s (passed) and 406 (inconclusive), within the 2% asked", "",
 			stats.Capacity{PassRate: f(400), FailRate: f(406), FailInconclusive: true, PrecisionReached: true, EndedBy: stats.EndedPrecision, StepsRun: 7, Search: search}},
 		{"range", "Search: 1 step; the capacity is at least 20,000 req/s (passed), not within the 2% asked: every rate up to --to 20,000 req/s passed", "",
