@@ -52,7 +52,7 @@ type Search struct {
 }
 
 // MaxConfirmations bounds the confirmation runs: the answer, then at
-// most three rates each Precision lower.
+// most three rates each lower than the last (see confirm).
 const MaxConfirmations = 4
 
 // MaxStretch bounds a step's measured time, in steps: one whose
@@ -190,8 +190,11 @@ func (s *Search) answer(settings Settings, tried []Tried, byRate map[float64]sta
 }
 
 // confirm runs the answer again; if it fails, a rate Precision lower,
-// and so on, MaxConfirmations times at most.
+// then twice and four times Precision lower than that, MaxConfirmations
+// runs at most: a server whose tail only shows over the longer run is
+// often well below the rate its steps passed.
 func (s *Search) confirm(ctx context.Context, out *Outcome, rate, best float64) error {
+	down := s.Precision
 	for range MaxConfirmations {
 		res, j, err := s.step(ctx, out, Load{Rate: rate, Confirm: true}, best)
 		if err != nil || out.Interrupted {
@@ -202,9 +205,10 @@ func (s *Search) confirm(ctx context.Context, out *Outcome, rate, best float64) 
 			out.Capacity.Rate, out.Capacity.Confirmed = ptr(rate), true
 			return nil
 		}
-		if rate *= 1 - s.Precision; rate < s.From {
+		if rate *= 1 - down; rate < s.From {
 			break
 		}
+		down *= 2
 	}
 	return nil
 }

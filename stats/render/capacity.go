@@ -106,6 +106,10 @@ func CapacityVerdict(r stats.Result) string {
 		}
 		return fmt.Sprintf("Capacity: no rate from %s req/s met %s: %s", FormatRateWhole(c.Search.From), slo, c.Why)
 	}
+	if lowest, ok := lowestUnconfirmed(r); ok && !c.Confirmed {
+		return fmt.Sprintf("Capacity: not confirmed: %s req/s passed its step within %s, but every longer confirmation run, down to %s req/s, failed: the server does not hold these rates for %s",
+			FormatRateWhole(*c.Rate), slo, FormatRateWhole(lowest), testDuration(c.Search.ConfirmS))
+	}
 	line := fmt.Sprintf("Capacity: %s req/s within %s", FormatRateWhole(*c.Rate), slo)
 	if c.LimitedBy != stats.LimitServer {
 		line = fmt.Sprintf("Capacity: at least %s req/s within %s", FormatRateWhole(*c.Rate), slo)
@@ -189,6 +193,17 @@ func CapacityPrecisionWarning(c stats.Capacity) string {
 	}
 	return fmt.Sprintf("the search ended before its %s precision (%s): the capacity is only known to lie between %s and %s req/s",
 		FormatSignificant(100*c.Search.Precision)+"%", endedBy(&c), FormatRateWhole(*c.PassRate), FormatRateWhole(*c.FailRate))
+}
+
+// lowestUnconfirmed is the lowest rate a confirmation run failed at;
+// ok is false when none failed.
+func lowestUnconfirmed(r stats.Result) (rate float64, ok bool) {
+	for _, st := range r.Steps {
+		if st.StepResult != nil && st.Verdict == stats.VerdictNotConfirmed && (!ok || st.TargetRate < rate) {
+			rate, ok = st.TargetRate, true
+		}
+	}
+	return rate, ok
 }
 
 // confirmation says how the confirmation run went, if there was one.

@@ -37,6 +37,10 @@ func TestCapacityVerdict(t *testing.T) {
 		{"stopped", stats.Result{Steps: make([]stats.Result, 3), Capacity: &stats.Capacity{Rate: f(40), PassRate: f(40), LimitedBy: stats.LimitRange, Thresholds: slo,
 			Stopped: "cannot connect to the target", Search: search}},
 			"Capacity: the search stopped after 3 steps: cannot connect to the target; at least 40 req/s within p99<50ms, errors<0.1% passed before"},
+		{"not confirmed", stats.Result{Steps: []stats.Result{{TargetRate: 18400, StepResult: &stats.StepResult{Verdict: stats.VerdictNotConfirmed}},
+			{TargetRate: 17667, StepResult: &stats.StepResult{Verdict: stats.VerdictNotConfirmed}}},
+			Capacity: &stats.Capacity{Rate: f(18400), PassRate: f(18400), FailRate: f(18600), LimitedBy: stats.LimitServer, Thresholds: slo, Search: search}},
+			"Capacity: not confirmed: 18,400 req/s passed its step within p99<50ms, errors<0.1%, but every longer confirmation run, down to 17,667 req/s, failed: the server does not hold these rates for 30s"},
 		{"no search", stats.Result{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
