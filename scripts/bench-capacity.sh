@@ -92,20 +92,21 @@ for i in $(seq 1 "$runs"); do
   echo "run $i: ${answers[-1]} req/s" >&2
 done
 {
-  echo "| run | capacity (req/s) | from the median | steps | bracket (req/s) |"
-  echo "|---:|---:|---:|---:|---|"
+  echo "| run | capacity (req/s) | confirmed | from the median | steps | bracket (req/s) |"
+  echo "|---:|---:|---|---:|---:|---|"
   median=$(printf '%s\n' "${answers[@]}" | grep -v none | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
   widest=0
   for i in $(seq 1 "$runs"); do
     a=${answers[$((i - 1))]} f=$work/capacity-$i.json
     steps=$(grep -o '"steps_run": *[0-9]*' "$f" | sed 's/.*: *//')
+    confirmed=$(grep -o '"confirmed": *[a-z]*' "$f" | head -1 | sed 's/.*: *//')
     pass=$(grep -o '"pass_rate": *[0-9.]*' "$f" | sed 's/.*: *//') fail=$(grep -o '"fail_rate": *[0-9.]*' "$f" | sed 's/.*: *//')
     dev=-
     if [ "$a" != none ] && [ -n "$median" ]; then
       dev=$(awk -v a="$a" -v m="$median" 'BEGIN {printf "%+.1f%%", 100 * (a - m) / m}')
       widest=$(awk -v a="$a" -v m="$median" -v w="$widest" 'BEGIN {d = 100 * (a - m) / m; if (d < 0) d = -d; print (d > w ? d : w)}')
     fi
-    printf '| %d | %s | %s | %s | %s–%s |\n' "$i" "$( [ "$a" = none ] && echo none || commas "$a")" "$dev" "$steps" "$(commas "${pass:-0}")" "$(commas "${fail:-0}")"
+    printf '| %d | %s | %s | %s | %s | %s–%s |\n' "$i" "$( [ "$a" = none ] && echo none || commas "$a")" "${confirmed:-no}" "$dev" "$steps" "$(commas "${pass:-0}")" "$(commas "${fail:-0}")"
   done
   echo
   busytext="idle"
