@@ -3,10 +3,10 @@ package chart
 import (
 	"cmp"
 	"fmt"
+	"github.com/pummel-dev/pummel/stats/render"
 	"image/color"
 	"math"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -78,7 +78,7 @@ func latencyPanel(steps []stats.Result, c *stats.Capacity, logRate bool) *panel 
 	// decade (1.2 to 5.8 ms) is labelled at both ends (1 to 6 ms).
 	lat.Y.Min, lat.Y.Max = wholeBelow(lat.Y.Min), wholeAbove(lat.Y.Max)
 	if c != nil && c.Rate != nil {
-		addVLine(lat, *c.Rate, "capacity "+strconv.FormatFloat(*c.Rate, 'f', -1, 64)+"/s")
+		addVLine(lat, *c.Rate, "capacity "+render.FormatRateWhole(*c.Rate)+"/s")
 	}
 	return lat
 }
