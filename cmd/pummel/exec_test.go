@@ -159,10 +159,17 @@ func TestExecServerThatCannotBind(t *testing.T) {
 	for _, settle := range []string{"0", "1ms"} {
 		code, stdout, stderr := pummel(t.Context(), "-n", "10", "--exec", pummelBinary(t)+" serve --addr "+taken.Addr(),
 			"--settle", settle, taken.URL())
-		for _, want := range []string{"pummel: server process exited before the load, ", "(exit status 1); log ", "address already in use"} {
+		for _, want := range []string{"pummel: server process exited ", "(exit status 1); log ", "address already in use"} {
 			if code != exitFailed || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
 				t.Errorf("--settle %s: exit %d, stdout %q, stderr %q: want 1 and one line holding %q", settle, code, stdout, stderr, want)
 			}
+		}
+		// The other server answers the readiness probe at once, and the
+		// child's failed bind ends it some milliseconds after its start:
+		// which of the two comes first, and so when the exit is seen,
+		// depends on how busy the machine is.
+		if !strings.Contains(stderr, "exited before the load, ") && !strings.Contains(stderr, "exited while settling after it was ready, ") {
+			t.Errorf("--settle %s: stderr %q: want the exit seen before the load or while settling", settle, stderr)
 		}
 	}
 }
