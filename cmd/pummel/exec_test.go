@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,16 +178,29 @@ func TestExecServerThatCannotBind(t *testing.T) {
 func TestExecServerNeverReady(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // its log is kept, named in the error
 	addr := fixture.FreeAddr(t)
+	sleep := uniqueSleep()
 	began := time.Now()
-	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", "sleep 30", "--ready-timeout", "500ms", "http://"+addr+"/")
+	code, _, stderr := pummel(t.Context(), "-n", "10", "--exec", sleep, "--ready-timeout", "500ms", "http://"+addr+"/")
 	if code != exitFailed || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q: want 1 and one line", code, stderr)
 	}
 	if took := time.Since(began); took > 10*time.Second {
 		t.Errorf("took %v with --ready-timeout 500ms", took)
 	}
-	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
-		t.Errorf("sleep 30 left running: pids %s", out)
+	checkGone(t, sleep)
+}
+
+// uniqueSleep is a command that sleeps 30 s and that no other test
+// process runs: its leftovers are found by its command line, and a
+// concurrent run of these tests (or of another checkout's) on the same
+// machine runs its own "sleep 30" for a while.
+func uniqueSleep() string { return fmt.Sprintf("sleep 30.%d", os.Getpid()) }
+
+// checkGone fails the test if a process runs the command line cmd.
+func checkGone(t *testing.T, cmd string) {
+	t.Helper()
+	if out, _ := exec.Command("pgrep", "-f", "^"+regexp.QuoteMeta(cmd)+"$").Output(); len(out) > 0 {
+		t.Errorf("%s left running: pids %s", cmd, out)
 	}
 }
 

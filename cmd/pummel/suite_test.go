@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,7 +186,9 @@ func TestSuiteInterruptedWritesWhatItHas(t *testing.T) {
 }
 
 func TestSuiteServerNeverReady(t *testing.T) {
-	plan := planFrom(t, `command: [pummel, serve, "--addr=127.0.0.1:{port}"]`, "command: [sleep, '30']", "timeout: 10s", "timeout: 300ms")
+	sleep := uniqueSleep()
+	plan := planFrom(t, `command: [pummel, serve, "--addr=127.0.0.1:{port}"]`, fmt.Sprintf("command: [sleep, '%s']", strings.TrimPrefix(sleep, "sleep ")),
+		"timeout: 10s", "timeout: 300ms")
 	dir := t.TempDir()
 	began := time.Now()
 	code, _, stderr := pummel(t.Context(), "suite", "-q", plan, "-o", dir)
@@ -200,9 +201,7 @@ func TestSuiteServerNeverReady(t *testing.T) {
 	if rep := readResult(t, dir); len(rep.Runs) != 1 || rep.Error == "" || rep.Runs[0].Error == "" {
 		t.Errorf("report: %d runs, error %q", len(rep.Runs), rep.Error)
 	}
-	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
-		t.Errorf("sleep 30 left running: pids %s", out)
-	}
+	checkGone(t, sleep)
 }
 
 func TestSuiteBadPlansExitTwoWithOneLine(t *testing.T) {
