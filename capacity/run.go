@@ -174,6 +174,10 @@ func (s *Search) answer(settings Settings, tried []Tried, byRate map[float64]sta
 		c.FailRate, c.FailInconclusive = ptr(b.Fail), b.Inconclusive
 		c.Why = byRate[b.Fail].Why
 	}
+	if b.Pass == 0 && b.Fail == 0 && b.Unsure > 0 { // every step told nothing
+		c.FailRate, c.FailInconclusive = ptr(b.Unsure), true
+		c.Why = byRate[b.Unsure].Why
+	}
 	c.PrecisionReached = b.Pass > 0 && b.Fail > 0 && b.Fail <= b.Pass*(1+settings.Precision)
 	switch {
 	case b.Limited:

@@ -343,6 +343,8 @@ func capacityExit(res stats.Result, writeErr error) error {
 		return exitError{exitFailed, writeErr.Error()}
 	case c.Rate == nil && c.LimitedBy == stats.LimitClient:
 		return exitError{exitFailed, "the client was the limit before any rate passed: " + c.Why}
+	case c.Rate == nil && c.FailInconclusive:
+		return exitError{exitCondition, fmt.Sprintf("the capacity is unknown: no step from %s req/s held the samples to judge the SLO; longer steps (--step) or a higher --from give them more", render.FormatRateWhole(c.Search.From))}
 	case c.Rate == nil:
 		return exitError{exitCondition, fmt.Sprintf("no rate from %s req/s met the SLO", render.FormatRateWhole(c.Search.From))}
 	case c.Search.ConfirmS > 0 && !c.Confirmed:

@@ -104,6 +104,9 @@ func CapacityVerdict(r stats.Result) string {
 		if c.LimitedBy == stats.LimitClient {
 			return fmt.Sprintf("Capacity: unknown: the client was the limit before any rate passed: %s", c.Why)
 		}
+		if c.FailInconclusive && c.FailRate != nil {
+			return fmt.Sprintf("Capacity: unknown: no step from %s req/s could be judged within %s; up to %s req/s: %s", FormatRateWhole(c.Search.From), slo, FormatRateWhole(*c.FailRate), c.Why)
+		}
 		return fmt.Sprintf("Capacity: no rate from %s req/s met %s: %s", FormatRateWhole(c.Search.From), slo, c.Why)
 	}
 	if lowest, ok := lowestUnconfirmed(r); ok && !c.Confirmed {

@@ -41,6 +41,9 @@ func TestCapacityVerdict(t *testing.T) {
 			{TargetRate: 17667, StepResult: &stats.StepResult{Verdict: stats.VerdictNotConfirmed}}},
 			Capacity: &stats.Capacity{Rate: f(18400), PassRate: f(18400), FailRate: f(18600), LimitedBy: stats.LimitServer, Thresholds: slo, Search: search}},
 			"Capacity: not confirmed: 18,400 req/s passed its step within p99<50ms, errors<0.1%, but every longer confirmation run, down to 17,667 req/s, failed: the server does not hold these rates for 30s"},
+		{"inconclusive throughout", stats.Result{Capacity: &stats.Capacity{FailRate: f(40), FailInconclusive: true, LimitedBy: stats.LimitServer, Thresholds: []string{"p99.99<50ms"},
+			Why: "p99.99<50ms: 0 of 160 beyond the bound cannot tell 0.01% from more or less (29,956 needed with none beyond it)", Search: search}},
+			"Capacity: unknown: no step from 10 req/s could be judged within p99.99<50ms; up to 40 req/s: p99.99<50ms: 0 of 160 beyond the bound cannot tell 0.01% from more or less (29,956 needed with none beyond it)"},
 		{"no search", stats.Result{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
