@@ -61,7 +61,11 @@ func TestBuffersAreReused(t *testing.T) {
 		for range 8 {
 			a.Add(Record{Status: 200})
 		}
-		for len(l.free) < 2 { // wait for both buffers to come back
+		// Wait for every buffer made so far to come back. The second is
+		// made only if the writer has not given the first back by the
+		// time the appender fills it: after a quick writer there is one,
+		// and waiting for two never ended.
+		for int64(len(l.free)) < l.made.Load() {
 			time.Sleep(time.Millisecond)
 		}
 	}
@@ -69,8 +73,8 @@ func TestBuffersAreReused(t *testing.T) {
 	if err := <-drained; err != nil {
 		t.Fatal(err)
 	}
-	if l.Dropped() != 0 || l.Lines() != 80 || l.made.Load() != 2 {
-		t.Errorf("dropped %d, wrote %d lines with %d buffers; want 0, 80, 2", l.Dropped(), l.Lines(), l.made.Load())
+	if l.Dropped() != 0 || l.Lines() != 80 || l.made.Load() > 2 {
+		t.Errorf("dropped %d, wrote %d lines with %d buffers; want 0, 80, at most 2", l.Dropped(), l.Lines(), l.made.Load())
 	}
 }
 
