@@ -66,12 +66,10 @@ func Judge(res stats.Result, slo []threshold.Expr, connections int, best float64
 	overwhelming := false
 	for _, e := range slo {
 		t := e.Check(res)
-		switch d, why := judgeOne(e, t, res); d {
+		switch d, why, most := judgeOne(e, t, res); d {
 		case breaks:
 			failed, broken = append(failed, t), append(broken, why)
-			if ev, ok, _ := e.Evidence(res); ok && 2*ev.Against > ev.Outcomes {
-				overwhelming = true
-			}
+			overwhelming = overwhelming || most
 		case undecided:
 			open = append(open, why)
 		}
@@ -98,26 +96,26 @@ func Judge(res stats.Result, slo []threshold.Expr, connections int, best float64
 
 // judgeOne decides one threshold e, checked as t, on res: by its
 // evidence when it bounds a share, else as t says. why says how it broke
-// or why it is not decided.
-func judgeOne(e threshold.Expr, t stats.Threshold, res stats.Result) (decision, string) {
+// or why it is not decided; most is true when most outcomes went
+// against it.
+func judgeOne(e threshold.Expr, t stats.Threshold, res stats.Result) (d decision, why string, most bool) {
 	ev, ok, err := e.Evidence(res)
 	if !ok || err != nil {
 		if t.OK {
-			return holds, ""
+			return holds, "", false
 		}
-		return breaks, e.Why(t)
+		return breaks, e.Why(t), false
 	}
-	d := decide(ev)
 	share := render.FormatSignificant(100*ev.Allowed) + "%"
-	switch d {
+	switch d = decide(ev); d {
 	case breaks:
-		return breaks, fmt.Sprintf("%s: %s of %s beyond the bound, over %s at %.0f%% confidence",
+		why = fmt.Sprintf("%s: %s of %s beyond the bound, over %s at %.0f%% confidence",
 			e.Why(t), render.FormatCount(ev.Against), render.FormatCount(ev.Outcomes), share, 100*Confidence)
 	case undecided:
-		return undecided, fmt.Sprintf("%s: %s of %s beyond the bound cannot tell %s from more or less (%s needed with none beyond it)",
+		why = fmt.Sprintf("%s: %s of %s beyond the bound cannot tell %s from more or less (%s needed with none beyond it)",
 			e, render.FormatCount(ev.Against), render.FormatCount(ev.Outcomes), share, render.FormatCount(samplesToPass(ev.Allowed)))
 	}
-	return holds, ""
+	return d, why, 2*ev.Against > ev.Outcomes
 }
 
 // clientLimit says what limited the client in res, or "" if nothing

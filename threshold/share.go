@@ -72,13 +72,12 @@ func (e Expr) Evidence(r stats.Result) (Evidence, bool, error) {
 	if !ok {
 		return Evidence{}, false, nil
 	}
-	if _, ok := e.quantile(); !ok {
-		v, ok := e.measure(r) // a percentage of outcomes
-		n := outcomes(r)
-		if !ok || n == 0 {
+	if _, ok := e.quantile(); !ok { // a share of outcomes: the count itself
+		vs, n := e.fig.Samples(r), outcomes(r)
+		if len(vs) == 0 || n == 0 {
 			return Evidence{}, false, nil
 		}
-		return Evidence{Against: int64(v*float64(n)/100 + 0.5), Outcomes: n, Allowed: allowed}, true, nil
+		return Evidence{Against: int64(e.fig.Worst(vs)), Outcomes: n, Allowed: allowed}, true, nil
 	}
 	if r.Latency == nil || r.LatencyHistogram == "" {
 		return Evidence{}, false, nil
