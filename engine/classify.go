@@ -8,6 +8,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/pummel-dev/pummel/engine/h2"
 	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/stats/record"
 	"github.com/valyala/fasthttp"
@@ -57,7 +58,14 @@ func connectFailure(err error) failure {
 	var dnsErr *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
+	var protoErr *h2.ConnError
+	var noStreams *NoStreamsError
+	var noH2 *NoHTTP2Error
 	switch {
+	case errors.Is(err, h2.ErrNoSettings), errors.As(err, &noStreams), errors.As(err, &noH2):
+		return fail(record.Connect, err.Error())
+	case errors.As(err, &protoErr):
+		return fail(record.Connect, "HTTP/2 handshake: protocol error: "+err.Error())
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fail(record.Connect, "refused")
 	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):

@@ -225,15 +225,6 @@ func (c *conn) speaksHTTP2(b []byte, consumed int) bool {
 	return c.served == 0 && consumed == 0 && http1.HTTP2Greeting(b)
 }
 
-// timedOut counts the requests in flight as timeouts.
-func (c *conn) timedOut() {
-	f := fail(record.Timeout, "no response")
-	if c.p.Started() {
-		f.cause, f.behind = "partial response", "no response"
-	}
-	c.fail(f)
-}
-
 // fail ends the requests in flight with f. The first of them may have had
 // part of a response; those queued behind it had none, so a close mid-
 // response leaves one error mid-response and the rest before responding.

@@ -1,16 +1,12 @@
 package engine
 
 import (
-	"errors"
-	"io"
 	"net"
 	"runtime"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/http1"
-	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // goConn is a connection of the goroutine transport: a goroutine per
@@ -71,7 +67,7 @@ func (s *goConn) loop() {
 // exchange sends the requests in hand, on a new connection if need be,
 // and reads their responses.
 func (s *goConn) exchange() {
-	for retried := false; ; retried = true {
+	for {
 		start := time.Now()
 		if s.nc == nil {
 			if !s.dial() {
@@ -91,17 +87,12 @@ func (s *goConn) exchange() {
 		if err := s.send(); err != nil {
 			untouched := s.wire.written == 0
 			s.takeWire(s.wire)
-			if !retried && s.served > 0 && untouched && closedBeforeWrite(err) {
-				s.worker.addReconnect(s.t.phase) // closed before the request reached it
-				s.shut()
+			retry := s.writeFailed(err, untouched)
+			s.shut()
+			if retry {
 				continue
 			}
-			s.refused = s.served == 0 && closedBeforeWrite(err)
-			s.shut()
-			if !s.load.stopped() {
-				s.record(writeFailure(err), s.k)
-				s.backOffIfRefused()
-			}
+			s.backOffIfRefused()
 			return
 		}
 		s.takeWire(s.wire)
@@ -122,16 +113,13 @@ func (s *goConn) send() error {
 }
 
 // dial opens a connection for the requests in hand; on failure it counts
-// them as connect errors and waits its backoff.
+// them as connect errors and waits its backoff (conn.dialFailed).
 func (s *goConn) dial() bool {
-	f := s.open()
-	if !f.failed() {
+	err := s.open()
+	if err == nil {
 		return true
 	}
-	if !s.load.stopped() { // a dial cut short by the end of the run is abandoned
-		s.record(f, s.k)
-		s.sleep(s.nextBackoff())
-	}
+	s.sleep(s.dialFailed(err))
 	return false
 }
 
@@ -191,24 +179,16 @@ func (s *goConn) consume(b []byte, scratch bool) bool {
 	return false
 }
 
-// readFailed counts a read that failed with requests in flight.
+// readFailed handles a read that failed with requests in flight
+// (conn.readFailed decides).
 func (s *goConn) readFailed(err error) {
 	defer s.shut()
 	if s.load.stopped() {
 		return // abandoned at the end of the run, not counted (as wrk)
 	}
-	now := time.Now()
-	switch {
-	case isTimeout(err):
-		s.timedOut()
-	case errors.Is(err, io.EOF):
-		s.closedByServer(false, now, s.buf[:s.carry])
-	case errors.Is(err, syscall.ECONNRESET):
-		s.closedByServer(true, now, s.buf[:s.carry])
-	default:
-		s.fail(readFailure(err, s.p.Started()))
+	if s.conn.readFailed(err, time.Now(), s.buf[:s.carry]) {
+		s.sleep(s.nextBackoff())
 	}
-	s.backOffIfRefused()
 }
 
 // backOffIfRefused waits the backoff after a connection that failed
@@ -250,12 +230,12 @@ func (s *goConn) awaitResponse() {
 func (s *goConn) closedWhileIdle() bool {
 	switch s.wire.peek() {
 	case peekClosed:
-		s.worker.addReconnect(s.t.phase)
+		s.idleSeen(nil)
 		return true
 	case peekData:
 		n, _ := s.wire.Read(s.buf) // the bytes are there: no wait
 		s.takeWire(s.wire)
-		s.unsolicited(s.buf[:n])
+		s.idleSeen(s.buf[:n])
 		return true
 	}
 	return false
@@ -271,19 +251,19 @@ func (s *goConn) moveDeadline(start time.Time) {
 }
 
 // open dials a fresh connection and registers it with the run.
-func (s *goConn) open() failure {
+func (s *goConn) open() error {
 	t := time.Now()
 	nc, err := s.load.dialer.open(s.load.ctx)
 	if err != nil {
-		return connectFailure(err)
+		return err
 	}
 	if !s.tr.register(nc) {
 		nc.Close()
-		return fail(record.Connect, "stopped")
+		return errStopped
 	}
 	s.worker.addConnect(s.t.phase, time.Since(t))
 	s.attach(nc)
-	return failure{}
+	return nil
 }
 
 // attach makes nc the connection's socket.

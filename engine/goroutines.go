@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -75,10 +74,7 @@ func (t *goroutines) open() error {
 		if r.ctx.Err() != nil {
 			return r.ctx.Err()
 		}
-		if nh := (*NoHTTP2Error)(nil); errors.As(firstErr, &nh) {
-			return nh // the server is there, and speaks another protocol
-		}
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, r.dialer.address, firstErr)
+		return unreachable(r.dialer.address, firstErr)
 	}
 	return nil
 }

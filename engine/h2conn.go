@@ -39,6 +39,10 @@ type h2Conn struct {
 	done     bool
 	sendAt   time.Time // when next may go: its due time, or after a script's delay
 	deadline time.Time // the connection's read deadline
+	// writeBy is the connection's write deadline: the earliest open
+	// stream's timeout, so that a server that stops reading cannot hold a
+	// write past it (moved once per slack, as deadline).
+	writeBy time.Time
 }
 
 // h2ReadBuffer is an HTTP/2 connection's first read buffer: room for a
@@ -89,7 +93,7 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 	h.carry = 0
 	nc.SetDeadline(time.Now().Add(h.load.cfg.Timeout)) //nolint:errcheck // a closed conn fails the write
 	err = h.wire.send(h.sess.Out)
-	h.sess.Out = h.sess.Out[:0]
+	h.sess.Sent()
 	for err == nil && !h.sess.Ready() {
 		var n int
 		n, err = h.wire.Read(h.buf[h.carry:])
@@ -99,7 +103,10 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 	}
 	if err == nil {
 		err = h.wire.send(h.sess.Out) // the SETTINGS ack
-		h.sess.Out = h.sess.Out[:0]
+		h.sess.Sent()
+	}
+	if err == nil {
+		err = h.handshook(&h.conn)
 	}
 	h.takeWire(h.wire)
 	if err != nil {
@@ -110,7 +117,6 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 		}
 		return nil, err
 	}
-	h.warnIfCapped()
 	return nc, nil
 }
 
@@ -126,13 +132,6 @@ func (e *NoHTTP2Error) Error() string {
 		p = "none"
 	}
 	return fmt.Sprintf("the server did not negotiate HTTP/2 (ALPN: %s)", p)
-}
-
-// warnIfCapped notes a server whose stream limit is below --streams.
-func (h *h2Conn) warnIfCapped() {
-	if limit := h.sess.ServerLimit(); limit < uint32(h.load.cfg.streams()) {
-		h.load.streamCap.CompareAndSwap(0, int64(limit)+1)
-	}
 }
 
 // loop sends requests until the run stops or runs out of requests.
@@ -153,8 +152,7 @@ func (h *h2Conn) loop() {
 		}
 		if h.sess.Open() == 0 {
 			if h.sess.Draining() { // a GOAWAY, all its streams ended: a new connection
-				h.worker.addReconnect(h.next.phase)
-				h.shut()
+				h.act(h.drained(&h.conn, h.next.phase))
 				continue
 			}
 			if !h.take() {
@@ -235,24 +233,43 @@ func (h *h2Conn) flush() bool {
 	if len(h.sess.Out) == 0 {
 		return true
 	}
+	h.moveWriteDeadline(time.Now())
 	err := h.wire.send(h.sess.Out)
 	untouched := h.wire.written == 0
-	h.sess.Out = h.sess.Out[:0]
+	h.sess.Sent()
 	h.takeWire(h.wire)
 	if err == nil {
 		h.unsent.flushed()
 		return true
 	}
-	if untouched && closedBeforeWrite(err) {
-		h.requeueUnwritten(&h.conn, h.next.phase)
-		h.shut()
-		return false
-	}
-	if !h.load.stopped() {
-		h.failOpen(&h.conn, writeFailure(err))
-	}
-	h.afterFailure()
+	h.act(h.h2Streams.writeFailed(&h.conn, err, untouched, h.next.phase))
 	return false
+}
+
+// moveWriteDeadline makes sure the write deadline lies no later than the
+// earliest open stream's timeout (up to deadlineSlack late): a server that
+// stops reading cannot hold a write, over TLS either, past --timeout.
+func (h *h2Conn) moveWriteDeadline(now time.Time) {
+	first, ok := h.earliest()
+	if !ok {
+		first = now.Add(h.load.cfg.Timeout)
+	}
+	if h.writeBy.Before(first) || h.writeBy.After(first.Add(h.load.deadlineSlack)) {
+		h.writeBy = first.Add(h.load.deadlineSlack)
+		h.nc.SetWriteDeadline(h.writeBy) //nolint:errcheck // a closed conn fails the write that follows
+	}
+}
+
+// earliest is the earliest open stream's timeout; ok is false with none open.
+func (h *h2Conn) earliest() (first time.Time, ok bool) {
+	for i := range h.lanes {
+		if h.sess.Busy(i) {
+			if due := h.lanes[i].sent.Add(h.load.cfg.Timeout); !ok || due.Before(first) {
+				first, ok = due, true
+			}
+		}
+	}
+	return first, ok
 }
 
 // read reads what arrived, until the earliest timeout or the next
@@ -266,9 +283,13 @@ func (h *h2Conn) read() {
 	h.takeWire(h.wire)
 	if n > 0 {
 		h.heard = true
-		if ferr := h.feed(n, time.Now()); ferr != nil {
+		now := time.Now()
+		if ferr := h.feed(n, now); ferr != nil {
 			h.protocolFailed(ferr)
 			return
+		}
+		if !h.deadline.IsZero() && !now.Before(h.deadline) { // bytes that keep coming do not stop the timeouts
+			h.expire(now)
 		}
 	}
 	if err == nil || h.load.stopped() {
@@ -323,14 +344,7 @@ func (h *h2Conn) expire(now time.Time) {
 // streams' timeouts (up to deadlineSlack late, so that it moves about once
 // per slack, not per request) and the next request's send time.
 func (h *h2Conn) moveDeadline(now time.Time) {
-	var first time.Time
-	for i := range h.lanes {
-		if h.sess.Busy(i) {
-			if due := h.lanes[i].sent.Add(h.load.cfg.Timeout); first.IsZero() || due.Before(first) {
-				first = due
-			}
-		}
-	}
+	first, _ := h.earliest()
 	want := h.deadline
 	if !first.IsZero() && (want.Before(first) || want.After(first.Add(h.load.deadlineSlack))) {
 		want = first.Add(h.load.deadlineSlack)
@@ -347,46 +361,35 @@ func (h *h2Conn) moveDeadline(now time.Time) {
 	}
 }
 
-// readFailed counts a read that failed: the server closed or reset the
-// connection, each open stream a read error; with none open, a reconnect.
+// readFailed handles a read that failed: the server closed or reset the
+// connection (h2Streams.closed decides).
 func (h *h2Conn) readFailed(err error) {
-	if h.sess.Open() == 0 {
-		h.worker.addReconnect(h.next.phase)
-		h.shut()
-		return
-	}
-	h.failOpen(&h.conn, readFailure(err, false))
-	h.afterFailure()
+	h.act(h.closed(&h.conn, err, h.next.phase))
 }
 
-// protocolFailed ends a connection whose server broke the protocol: each
-// open stream is a read error with the cause, or, with none open, the
-// violation is one of its own; the GOAWAY goes out before the close.
+// protocolFailed ends a connection whose server broke the protocol
+// (h2Streams.protocolFailed decides); the GOAWAY goes out before the
+// close, within what is left of the write deadline.
 func (h *h2Conn) protocolFailed(err error) {
-	f := fail(record.Read, "protocol error: "+err.Error())
-	if h.sess.Open() == 0 {
-		h.recordFailure(h.next.phase, time.Now(), 0, f, 1)
-	}
-	h.failOpen(&h.conn, f)
+	then := h.h2Streams.protocolFailed(&h.conn, err, h.next.phase)
 	h.wire.send(h.sess.Out) //nolint:errcheck // the GOAWAY, as a courtesy
-	h.sess.Out = h.sess.Out[:0]
+	h.sess.Sent()
 	h.takeWire(h.wire)
-	h.shut()
+	h.act(then)
 }
 
-// afterFailure closes the connection after a failure, and waits the
-// backoff when it failed before reading anything.
-func (h *h2Conn) afterFailure() {
-	refused := !h.heard
+// act closes the connection after a decision, and waits the backoff if
+// the decision says so.
+func (h *h2Conn) act(then h2Then) {
 	h.shut()
-	if refused && !h.load.stopped() {
+	if then == h2BackOff && !h.load.stopped() {
 		h.sleep(h.nextBackoff())
 	}
 }
 
 // attach makes nc the connection's socket.
 func (h *h2Conn) attach(nc net.Conn) {
-	h.nc, h.deadline, h.heard = nc, time.Time{}, false
+	h.nc, h.deadline, h.writeBy, h.heard = nc, time.Time{}, time.Time{}, false
 	nc.SetDeadline(time.Time{}) //nolint:errcheck // a closed conn fails the read that follows
 	h.wire.attach(nc)
 	h.attached()

@@ -1,13 +1,12 @@
 package engine
 
 import (
-	"errors"
 	"io"
+	"os"
 	"syscall"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
-	"github.com/pummel-dev/pummel/stats/record"
 	"golang.org/x/sys/unix"
 )
 
@@ -59,14 +58,18 @@ func (c *loopConn) h2Connected(now time.Time) {
 	c.h2Flush()
 }
 
-// h2Ready goes on once the server's first SETTINGS arrived.
+// h2Ready goes on once the server's first SETTINGS arrived. The ticket
+// that waited for them opens its stream if the session can open one; after
+// a GOAWAY in the same bytes as the SETTINGS it cannot, and the ticket
+// goes on the next connection.
 func (c *loopConn) h2Ready(now time.Time) {
 	h := c.h2
 	h.shaking = false
 	c.l.dialing-- // the dial ends with the handshake
 	c.l.deadlines.remove(&c.timed)
-	if limit := h.sess.ServerLimit(); limit < uint32(c.load.cfg.streams()) {
-		c.load.streamCap.CompareAndSwap(0, int64(limit)+1)
+	if err := h.handshook(&c.conn); err != nil {
+		c.h2HandshakeFailed(err)
+		return
 	}
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
@@ -76,7 +79,11 @@ func (c *loopConn) h2Ready(now time.Time) {
 	c.worker.addConnect(c.t.phase, now.Sub(c.dialStart))
 	if h.pending {
 		h.pending = false
-		c.h2Start(c.t, now)
+		if h.sess.CanOpen() {
+			c.h2Start(c.t, now)
+		} else {
+			h.requeue = append(h.requeue, c.t)
+		}
 	}
 	c.h2Next() // and the tickets to send again, as the server's limit allows
 }
@@ -109,9 +116,7 @@ func (c *loopConn) h2Next() {
 		return
 	}
 	if h.sess.Draining() && h.sess.Open() == 0 { // after a GOAWAY: a new connection
-		c.worker.addReconnect(c.t.phase)
-		c.shut()
-		c.h2Continue()
+		c.h2Act(h.drained(&c.conn, c.t.phase))
 		return
 	}
 	now := time.Now()
@@ -185,34 +190,21 @@ func (c *loopConn) h2Flush() bool {
 		c.h2WriteFailed(errno)
 		return false
 	}
-	h.sess.Out, h.off = h.sess.Out[:0], 0
+	h.sess.Sent()
+	h.off = 0
 	h.unsent.flushed()
 	return true
 }
 
-// h2WriteFailed handles a write the socket refused. When the server had
-// closed before any of it left, the streams it was to open never reached
-// the server: their tickets go on a new connection, a reconnect (the
-// counting rule), and the streams written before end as closed before
-// responding. Otherwise every open stream is a write error.
+// h2WriteFailed handles a write the socket refused (h2Streams.writeFailed
+// decides); during the handshake it is the dial's failure.
 func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
 	h := c.h2
-	if h.off > 0 || !closedBeforeWrite(errno) || c.l.opening != nil {
-		c.h2Failed(writeFailure(errno))
+	if h.shaking {
+		c.h2HandshakeFailed(errno)
 		return
 	}
-	h.requeueUnwritten(&c.conn, c.t.phase)
-	if h.pending {
-		h.requeue = append(h.requeue, c.t)
-	}
-	h.pending = false
-	c.shut()
-	c.hold(false)
-	if t, ok := h.requeued(); ok {
-		c.h2Dial(t)
-		return
-	}
-	c.h2Continue()
+	c.h2Act(h.writeFailed(&c.conn, errno, h.off == 0, c.t.phase))
 }
 
 // h2Read reads what arrived, into the loop's buffer after the partial
@@ -220,7 +212,7 @@ func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
 func (c *loopConn) h2Read() {
 	h := c.h2
 	buf := c.l.buf
-	for {
+	for reads := 1; ; reads++ {
 		n := copy(buf, c.carry)
 		m, errno := sysRead(c.fd, buf[n:])
 		switch {
@@ -257,6 +249,13 @@ func (c *loopConn) h2Read() {
 			c.h2Next()
 			return // drained: the next input event brings more
 		}
+		if len(h.sess.Out) > 0 && !c.h2Flush() { // what the frames call for (acks, window updates), as they come
+			return
+		}
+		if reads == maxReads {
+			c.l.readLater(c)
+			return
+		}
 	}
 }
 
@@ -267,6 +266,10 @@ func (c *loopConn) h2StreamExpired(slot int) {
 	if !h.sess.Busy(slot) {
 		return
 	}
+	if h.unsent.unwritten(h.lanes[slot].seq) { // the socket took none of it in --timeout: the server does not read
+		c.h2Act(h.writeFailed(&c.conn, os.ErrDeadlineExceeded, false, c.t.phase))
+		return
+	}
 	h.expired(&c.conn, slot)
 	c.h2Next()
 }
@@ -274,85 +277,93 @@ func (c *loopConn) h2StreamExpired(slot int) {
 // h2Expired handles the connection's own deadline: a handshake with no
 // SETTINGS in --timeout.
 func (c *loopConn) h2Expired() {
-	if o := c.l.opening; o != nil {
+	c.h2HandshakeFailed(h2.ErrNoSettings)
+}
+
+// h2Closed handles the server's close or reset, or a read error
+// (h2Streams.closed decides); during the handshake it is the dial's
+// failure.
+func (c *loopConn) h2Closed(errno syscall.Errno) {
+	var err error = io.EOF // a read of 0 bytes: the server closed
+	if errno != 0 {
+		err = errno
+	}
+	switch {
+	case c.h2.shaking:
+		c.h2HandshakeFailed(err)
+	case c.l.opening != nil: // opened before the clock and closed since: start dials again
 		c.shut()
-		o.failed(h2.ErrNoSettings)
+	default:
+		c.h2Act(c.h2.closed(&c.conn, err, c.t.phase))
+	}
+}
+
+// h2ProtocolFailed ends a connection whose server broke the protocol
+// (h2Streams.protocolFailed decides); the GOAWAY goes out before the
+// close, as far as the socket takes it.
+func (c *loopConn) h2ProtocolFailed(err error) {
+	if c.h2.shaking {
+		c.h2HandshakeFailed(err)
 		return
 	}
-	if c.h2.pending && !c.load.stopped() {
-		c.h2.pending = false
-		c.record(fail(record.Connect, h2.ErrNoSettings.Error()), 1)
+	then := c.h2.protocolFailed(&c.conn, err, c.t.phase)
+	c.h2Flush()
+	c.h2Act(then)
+}
+
+// h2HandshakeFailed ends a connection whose handshake failed: before the
+// clock the opening fails with err; after it, the ticket that waited for
+// the handshake is a connect error, and the connection backs off, as after
+// a failed dial.
+func (c *loopConn) h2HandshakeFailed(err error) {
+	h := c.h2
+	if o := c.l.opening; o != nil {
+		c.shut()
+		o.failed(err)
+		return
 	}
+	if h.pending && !c.load.stopped() {
+		c.record(connectFailure(err), 1)
+	}
+	h.pending = false
 	c.shut()
 	c.hold(false)
 	c.backOff()
 }
 
-// h2Closed handles the server's close or reset, or a read error: each
-// open stream is a read error; with none open, the close is a reconnect.
-func (c *loopConn) h2Closed(errno syscall.Errno) {
-	if c.h2.sess.Open() == 0 && !c.h2.shaking {
-		c.worker.addReconnect(c.t.phase)
-		c.shut()
-		c.h2Continue()
-		return
-	}
-	var err error = io.EOF // a read of 0 bytes: the server closed
-	if errno != 0 {
-		err = errno
-	}
-	c.h2Failed(readFailure(err, false))
-}
-
-// h2ProtocolFailed ends a connection whose server broke the protocol:
-// each open stream is a read error with the cause (or the violation one
-// of its own when none was open), and the GOAWAY goes out before the close.
-func (c *loopConn) h2ProtocolFailed(err error) {
-	if o := c.l.opening; o != nil { // before the clock: the handshake failed
-		c.shut()
-		o.failed(err)
-		return
-	}
-	f := fail(record.Read, "protocol error: "+err.Error())
-	if c.h2.sess.Open() == 0 {
-		c.record(f, 1)
-	}
-	if c.h2Flush() {
-		c.h2Failed(f)
-	}
-}
-
-// h2Failed ends every open stream with f, and the connection; a
-// connection that failed before any response backs off.
-func (c *loopConn) h2Failed(f failure) {
+// h2Act closes the connection after a decision of h2Streams and goes on:
+// after the backoff, or at once on a new connection, the tickets whose
+// streams never reached the server first.
+func (c *loopConn) h2Act(then h2Then) {
 	h := c.h2
-	if o := c.l.opening; o != nil { // before the clock: the handshake failed
-		c.shut()
-		o.failed(errors.New(f.cause))
-		return
+	if h.pending { // a ticket in hand that opened no stream goes on the next connection
+		h.requeue = append(h.requeue, c.t)
+		h.pending = false
 	}
-	if !c.load.stopped() {
-		h.failOpen(&c.conn, f)
-		if h.pending { // its stream never opened: the handshake failed
-			c.record(fail(record.Connect, "HTTP/2 handshake: "+f.cause), 1)
-		}
-	}
-	refused := !h.heard
-	h.pending = false
 	c.shut()
 	c.hold(false)
-	if refused {
+	if then == h2BackOff {
 		c.backOff()
+		return
+	}
+	if t, ok := h.requeued(); ok {
+		c.h2Dial(t)
 		return
 	}
 	c.h2Continue()
 }
 
-// h2Woken goes on after a backoff.
+// h2Woken goes on after a backoff: the tickets whose streams never
+// reached the server first.
 func (c *loopConn) h2Woken() {
-	if c.state == closed {
-		c.h2Continue()
+	if c.state != closed {
+		return
 	}
+	if t, ok := c.h2.requeued(); ok {
+		c.h2Dial(t)
+		return
+	}
+	c.h2Continue()
 }
 
 // h2Shut frees the lanes' deadlines and the session of a connection that
@@ -367,5 +378,5 @@ func (c *loopConn) h2Shut() {
 		c.l.dialing--
 	}
 	h.off, h.shaking = 0, false
-	h.sess.Out = h.sess.Out[:0]
+	h.sess.Sent()
 }

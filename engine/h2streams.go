@@ -22,8 +22,8 @@ type h2Streams struct {
 	// requeue holds tickets whose streams never reached a server that
 	// closed: they open first on the next connection.
 	requeue []ticket
-	// heard is set once the connection read a byte after its
-	// handshake: one that fails before backs off.
+	// heard is set once the connection read a byte after its handshake:
+	// one that fails before backs off.
 	heard bool
 }
 
@@ -79,6 +79,8 @@ func (s *h2Streams) ended(c *conn, now time.Time) {
 			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
 			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
+		case h2.Malformed:
+			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, ev.Cause), 1)
 		}
 	}
 }
@@ -87,8 +89,34 @@ func (s *h2Streams) ended(c *conn, now time.Time) {
 // one timeout; the connection and its other streams stay.
 func (s *h2Streams) expired(c *conn, slot int) {
 	l := &s.lanes[slot]
+	f := s.timeoutOf(slot)
 	s.sess.Cancel(slot)
-	c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Timeout, "no response"), 1)
+	c.recordFailure(l.t.phase, l.sent, l.target, f, 1)
+}
+
+// timeoutOf is the timeout of slot's stream, its cause named as HTTP/1.1
+// names it: still writing the request (its HEADERS or body had not all
+// left), a response begun, or none.
+func (s *h2Streams) timeoutOf(slot int) failure {
+	switch {
+	case s.unsent.unwritten(s.lanes[slot].seq) || s.sess.ProgressOf(slot) == h2.Writing:
+		return fail(record.Timeout, causeWriteTimeout)
+	case s.sess.ProgressOf(slot) == h2.Responding:
+		return fail(record.Timeout, "partial response")
+	}
+	return fail(record.Timeout, "no response")
+}
+
+// timeoutAll ends every open stream as a timeout, each with its cause: the
+// connection goes (a write that outlived --timeout left a frame half
+// written).
+func (s *h2Streams) timeoutAll(c *conn) {
+	for i := range s.lanes {
+		if s.sess.Busy(i) {
+			c.recordFailure(s.lanes[i].t.phase, s.lanes[i].sent, s.lanes[i].target, s.timeoutOf(i), 1)
+		}
+	}
+	s.sess.Abandon()
 }
 
 // resetCause is the cause of a stream the server reset.

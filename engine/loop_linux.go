@@ -43,6 +43,9 @@ type loop struct {
 	// ready holds the closed-loop connections whose batch ended, to be
 	// given their next once every event of a wait is handled.
 	ready []*loopConn
+	// again holds the connections whose read stopped at maxReads with
+	// bytes left: they read on after the deadlines due are served.
+	again []*loopConn
 	// dialing counts the connections whose dial is under way.
 	dialing int
 	// busy counts the closed-loop connections with work left, inHand
@@ -71,6 +74,11 @@ type loop struct {
 // are read 64 KiB at a time, and one buffer serves all of a loop's
 // connections.
 const loopReadBuffer = 64 << 10
+
+// maxReads bounds the reads one connection makes in one turn of its
+// loop (a MiB): a server that sends without end, fast, cannot keep the
+// loop from its deadlines, its stop and its other connections.
+const maxReads = 16
 
 // maxEvents bounds the events one epoll_wait returns.
 const maxEvents = 512
@@ -124,6 +132,7 @@ func (l *loop) serve(gate <-chan struct{}) {
 	for !l.done && !l.load.stopped() && !l.idleForGood() {
 		l.wait()
 		l.expire()
+		l.readAgain()
 		l.sendReady()
 		l.dispatch()
 	}
@@ -174,6 +183,26 @@ func (l *loop) handle(n int) {
 	l.sendReady()
 }
 
+// readLater lists c to read on in the loop's next turn: its read stopped
+// at maxReads with bytes left.
+func (l *loop) readLater(c *loopConn) {
+	c.againGen = c.gen
+	l.again = append(l.again, c)
+}
+
+// readAgain goes on with the reads readLater put off, for the connections
+// still on the socket they were reading.
+func (l *loop) readAgain() {
+	again := l.again
+	l.again = nil
+	for _, c := range again {
+		if c.fd >= 0 && c.gen == c.againGen {
+			c.event(unix.EPOLLIN)
+		}
+	}
+	l.again = append(again[:0], l.again...)
+}
+
 // sendReady gives the connections whose batch ended their next one.
 func (l *loop) sendReady() {
 	for i := 0; i < len(l.ready); i++ {
@@ -200,6 +229,9 @@ func (l *loop) timeout() time.Duration {
 	}
 	if due, ok := l.sched.nextDue(l); ok && len(l.idle) > 0 && (next.IsZero() || due.Before(next)) {
 		next = due
+	}
+	if len(l.again) > 0 {
+		return 0
 	}
 	if next.IsZero() {
 		return -1

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io"
 	"os"
 	"syscall"
 	"time"
@@ -14,10 +15,13 @@ import (
 type loopConn struct {
 	conn
 	timed
-	l     *loop
-	fd    int   // -1 while disconnected
-	gen   int32 // counts the sockets this connection has had
-	state connState
+	l   *loop
+	fd  int   // -1 while disconnected
+	gen int32 // counts the sockets this connection has had
+	// againGen is gen when the connection was last listed to read on
+	// (loop.readLater).
+	againGen int32
+	state    connState
 	// holding is true while a ticket is in hand: being dialed for,
 	// written, answered, or waiting for a script's delay.
 	holding bool
@@ -231,14 +235,17 @@ func (c *loopConn) dialFailed(err error) {
 		o.failed(err)
 		return
 	}
-	if c.holding && !c.load.stopped() && (c.h2 == nil || c.h2.pending) {
-		c.record(connectFailure(err), c.k)
+	var d time.Duration
+	if c.holding && (c.h2 == nil || c.h2.pending) {
+		d = c.conn.dialFailed(err)
+	} else {
+		d = c.nextBackoff()
 	}
 	if c.h2 != nil {
 		c.h2.pending = false
 	}
 	c.hold(false)
-	c.backOff()
+	c.l.wakes.set(&c.timed, time.Now().Add(d))
 }
 
 // send starts writing the batch in hand at start, the start of its latency.
@@ -282,17 +289,12 @@ func (c *loopConn) write() {
 // on a new one; a write that failed otherwise, or after some of the batch
 // went out, is a write error of every request in it.
 func (c *loopConn) writeFailed(errno syscall.Errno) {
-	reused := c.served > 0
 	c.l.deadlines.remove(&c.timed)
 	c.shut()
-	if c.off == 0 && reused && closedBeforeWrite(errno) {
-		c.inflight = 0
-		c.worker.addReconnect(c.t.phase)
+	if c.conn.writeFailed(errno, c.off == 0) {
 		c.dial()
 		return
 	}
-	c.refused = !reused && closedBeforeWrite(errno)
-	c.fail(writeFailure(errno))
 	c.afterFailure()
 }
 
@@ -302,7 +304,7 @@ func (c *loopConn) writeFailed(errno syscall.Errno) {
 // flight was not asked for.
 func (c *loopConn) read() {
 	buf := c.l.buf
-	for {
+	for reads := 1; ; reads++ {
 		n := copy(buf, c.carry)
 		m, errno := sysRead(c.fd, buf[n:])
 		switch {
@@ -312,7 +314,7 @@ func (c *loopConn) read() {
 			c.readFailed(errno)
 			return
 		case m == 0:
-			c.peerClosed(false)
+			c.readFailed(0)
 			return
 		}
 		c.bytesIn += int64(m)
@@ -331,6 +333,10 @@ func (c *loopConn) read() {
 			c.armLowWater()
 			return // the socket is drained: the next input event brings more
 		}
+		if reads == maxReads {
+			c.l.readLater(c)
+			return
+		}
 	}
 }
 
@@ -341,36 +347,26 @@ func (c *loopConn) read() {
 func (c *loopConn) readIdle() {
 	c.readable = false
 	m, errno := sysRead(c.fd, c.l.buf)
-	switch {
-	case errno == unix.EAGAIN:
-		if !c.hangup {
-			return
-		}
-		c.worker.addReconnect(c.t.phase)
-	case m > 0:
+	if errno == unix.EAGAIN && !c.hangup {
+		return
+	}
+	if m > 0 {
 		c.bytesIn += int64(m)
-		c.unsolicited(c.l.buf[:m])
-	default:
-		c.worker.addReconnect(c.t.phase)
+		c.idleSeen(c.l.buf[:m])
+	} else {
+		c.idleSeen(nil)
 	}
 	c.shut()
 }
 
-// readFailed handles a read error: a reset, or worse.
+// readFailed handles a failed read (errno 0: the server closed) with
+// requests in flight (conn.readFailed decides).
 func (c *loopConn) readFailed(errno syscall.Errno) {
-	if errno == unix.ECONNRESET {
-		c.peerClosed(true)
-		return
+	var err error = io.EOF
+	if errno != 0 {
+		err = errno
 	}
-	c.fail(readFailure(errno, c.p.Started()))
-	c.reopen()
-}
-
-// peerClosed handles the server's close (reset: with an RST): the
-// requests in flight end in errors, or with nothing in flight it is a
-// reconnect.
-func (c *loopConn) peerClosed(reset bool) {
-	c.closedByServer(reset, time.Now(), c.carry)
+	c.conn.readFailed(err, time.Now(), c.carry)
 	c.afterFailure()
 }
 
@@ -441,9 +437,9 @@ func (c *loopConn) expired() {
 		if c.read(); c.state != awaiting {
 			return
 		}
-		c.timedOut()
+		c.conn.readFailed(os.ErrDeadlineExceeded, time.Now(), nil)
 	default:
-		c.timedOut()
+		c.conn.readFailed(os.ErrDeadlineExceeded, time.Now(), nil)
 	}
 	c.afterFailure()
 }

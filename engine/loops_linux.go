@@ -114,7 +114,7 @@ func (t *loops) open() error {
 	if err := t.load.ctx.Err(); err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.load.dialer.address, t.opening.firstErr)
+	return unreachable(t.load.dialer.address, t.opening.firstErr)
 }
 
 // abandon closes loops made before one could not be.

@@ -267,6 +267,16 @@ const endGCPercent = 10
 // opened: check that the server runs and listens on the URL's address.
 var ErrUnreachable = errors.New("cannot connect to the target")
 
+// unreachable is Run's error when no connection to address could serve the
+// run, the first failing with err: a server that is there and cannot serve
+// (it speaks another protocol, or allows no stream) says so itself.
+func unreachable(address string, err error) error {
+	if errors.Is(err, ErrUnreachable) {
+		return err
+	}
+	return fmt.Errorf("%w: %s: %w", ErrUnreachable, address, err)
+}
+
 // drive lets the connections go and runs them until the duration passes,
 // the requests or the schedule are done or ctx is cancelled; it returns
 // when the run ended.

@@ -21,6 +21,8 @@ bench_need() {
 bench_setup() {
   work=$(mktemp -d)
   pummel=$work/pummel
+  # the version of the tree the binary is built from, not of the tree at the end
+  built=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
   scripts/build.sh "$pummel" >/dev/null
   ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
   trap bench_cleanup EXIT
@@ -247,5 +249,5 @@ function median(list,   n, a, i, j, t) {
 # bench_footer prints the machine, date and versions line.
 bench_footer() {
   echo "Machine: $(nproc) CPUs, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //'), $(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), $(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}"), kernel $(uname -r)."
-  echo "Date: $(date -u +%Y-%m-%d), pummel $(git describe --tags --always --dirty 2>/dev/null || echo dev), $(go version | cut -d' ' -f3)."
+  echo "Date: $(date -u +%Y-%m-%d), pummel ${built:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}, $(go version | cut -d' ' -f3)."
 }

@@ -23,9 +23,11 @@ type blockMemo struct {
 	// adds is how many entries decoding block inserts; run how many the
 	// decodes of block in a row inserted, counted up to fixedRun.
 	adds, run int
-	// status is what the last decode of block found, valid when known:
-	// set by a decode that started from the state block maps to itself.
+	// status and length (its content-length, -1 without one) are what
+	// the last decode of block found, valid when known: set by a decode
+	// that started from the state block maps to itself.
 	status int
+	length int64
 	known  bool
 }
 
@@ -34,18 +36,18 @@ type blockMemo struct {
 // each (RFC 7541 §4.1), and the decoder's table at most decoderTable.
 const fixedRun = decoderTable/32 + 1
 
-// hit reports whether decoding p may be skipped, and if so the status it
-// would find.
-func (m *blockMemo) hit(p []byte) (int, bool) {
+// hit reports whether decoding p may be skipped, and if so the status and
+// content-length it would find.
+func (m *blockMemo) hit(p []byte) (status int, length int64, ok bool) {
 	if m.known && bytes.Equal(p, m.block) {
-		return m.status, true
+		return m.status, m.length, true
 	}
-	return 0, false
+	return 0, -1, false
 }
 
-// decoded notes that hpack decoded block p whole, finding status (known
-// is false when emits were off, as for a stream that ended).
-func (m *blockMemo) decoded(p []byte, status int, known bool) {
+// decoded notes that hpack decoded block p whole, finding status and
+// length (known is false when emits were off, as for a stream that ended).
+func (m *blockMemo) decoded(p []byte, status int, length int64, known bool) {
 	if !bytes.Equal(p, m.block) {
 		adds, ok := scanBlock(p)
 		if !ok {
@@ -58,7 +60,7 @@ func (m *blockMemo) decoded(p []byte, status int, known bool) {
 	// before it filled the table, or when block inserts nothing.
 	fixed := m.run >= fixedRun || m.adds == 0
 	if known && fixed {
-		m.status, m.known = status, true
+		m.status, m.length, m.known = status, length, true
 	}
 	m.run = min(m.run+m.adds, fixedRun)
 }

@@ -115,7 +115,7 @@ func TestMemoFindsWhatDecodingFinds(t *testing.T) {
 				// A run long enough, of a block it may remember, is one
 				// the memo took over: its decodes are skipped.
 				if _, ok := scanBlock(st.block); ok && st.n >= run && !st.cancel {
-					if _, hit := s.memo.hit(st.block); !hit {
+					if _, _, hit := s.memo.hit(st.block); !hit {
 						t.Fatalf("step %d: after %d blocks alike, the memo still has them decoded", i, st.n)
 					}
 				}

@@ -3,6 +3,7 @@ package h2
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"strconv"
 
 	"golang.org/x/net/http2"
@@ -126,6 +127,11 @@ func (s *Session) data(flags http2.Flags, id uint32, p []byte) error {
 	if keep := s.opts.KeepBody - len(st.body); keep > 0 {
 		st.body = append(st.body, body[:min(keep, len(body))]...)
 	}
+	st.received += int64(len(body))
+	if st.length >= 0 && st.received > st.length {
+		s.malformed(i, true)
+		return nil
+	}
 	if flags&http2.FlagDataEndStream != 0 {
 		s.respond(i)
 		return nil
@@ -155,6 +161,7 @@ func (s *Session) headers(flags http2.Flags, id uint32, p []byte) error {
 		block = block[5:]
 	}
 	s.hdr.slot, s.hdr.id, s.hdr.active, s.hdr.status = i, id, true, 0
+	s.hdr.size, s.hdr.length = len(block), -1
 	s.hdr.endStream = flags&http2.FlagHeadersEndStream != 0
 	if end := flags&http2.FlagHeadersEndHeaders != 0; !end || s.opts.KeepHeaders {
 		s.memo.reset() // a block in parts, or one whose fields are kept, is not remembered
@@ -167,17 +174,17 @@ func (s *Session) headers(flags http2.Flags, id uint32, p []byte) error {
 // memo knows what decoding it finds (see blockMemo); with the headers
 // kept, every block is decoded.
 func (s *Session) wholeBlock(p []byte) error {
-	if status, ok := s.memo.hit(p); ok {
+	if status, length, ok := s.memo.hit(p); ok {
 		s.hdr.active = false
 		if s.hdr.slot >= 0 {
-			s.hdr.status = status
+			s.hdr.status, s.hdr.length = status, length
 		}
 		return s.blockEnd()
 	}
 	if err := s.fragment(p, true); err != nil {
 		return err
 	}
-	s.memo.decoded(p, s.hdr.status, s.hdr.slot >= 0)
+	s.memo.decoded(p, s.hdr.status, s.hdr.length, s.hdr.slot >= 0)
 	return nil
 }
 
@@ -185,6 +192,9 @@ func (s *Session) wholeBlock(p []byte) error {
 func (s *Session) continuation(flags http2.Flags, id uint32, p []byte) error {
 	if !s.hdr.active || id != s.hdr.id {
 		return s.protocolError(http2.ErrCodeProtocol, "a CONTINUATION frame outside a header block")
+	}
+	if s.hdr.size += len(p); s.hdr.size > MaxHeaderBlock {
+		return s.protocolError(http2.ErrCodeEnhanceYourCalm, "a header block over %d KiB, still not ended", MaxHeaderBlock>>10)
 	}
 	return s.fragment(p, flags&http2.FlagContinuationEndHeaders != 0)
 }
@@ -225,7 +235,7 @@ func (s *Session) blockEnd() error {
 		st.headers = st.headers[:0]
 		return nil
 	default:
-		st.status = s.hdr.status
+		st.status, st.length = s.hdr.status, s.hdr.length
 	}
 	if s.hdr.endStream {
 		s.respond(i)
@@ -239,15 +249,18 @@ const maxKeptHeaders = 256
 
 // emit takes a decoded header field of the block being read.
 func (s *Session) emit(f hpack.HeaderField) {
-	if f.Name == ":status" {
-		if v, err := strconv.Atoi(f.Value); err == nil && v >= 100 && v <= 999 {
+	if f.Name == ":status" { // the first; a pseudo-header is never repeated
+		if v, err := strconv.Atoi(f.Value); err == nil && v >= 100 && v <= 999 && s.hdr.status == 0 {
 			s.hdr.status = v
 		}
-		// :status comes first: unless the headers are kept, the fields
-		// after it are not decoded into strings (those the dynamic table
-		// indexes still are).
-		s.dec.SetEmitEnabled(s.opts.KeepHeaders)
 		return
+	}
+	if f.Name == "content-length" {
+		if v, err := strconv.ParseInt(f.Value, 10, 64); err == nil && v >= 0 {
+			s.hdr.length = v
+		} else {
+			s.hdr.length = badLength
+		}
 	}
 	if s.opts.KeepHeaders && s.hdr.slot >= 0 && s.slots[s.hdr.slot].id == s.hdr.id {
 		st := &s.slots[s.hdr.slot]
@@ -257,10 +270,35 @@ func (s *Session) emit(f hpack.HeaderField) {
 	}
 }
 
-// respond ends slot i's stream with its response.
+// badLength marks a content-length that is not a number.
+const badLength = -2
+
+// respond ends slot i's stream with its response, unless the response is
+// malformed: its DATA disagree with its content-length (RFC 9113 §8.1.1;
+// a response to HEAD, and a 204 or 304, have no content).
 func (s *Session) respond(i int) {
 	st := &s.slots[i]
+	if st.length != -1 && st.received != st.length && !st.req.head && st.status != 204 && st.status != 304 {
+		s.malformed(i, false)
+		return
+	}
 	s.Events = append(s.Events, Event{Slot: i, Kind: Response, Status: st.status, Body: st.body, Headers: st.headers})
+	s.end(i)
+}
+
+// malformed ends slot i's stream as Malformed, resetting it when the
+// server had not ended it (open).
+func (s *Session) malformed(i int, open bool) {
+	st := &s.slots[i]
+	cause := fmt.Sprintf("malformed response: content-length %d, %d bytes of DATA", st.length, st.received)
+	if open {
+		cause = fmt.Sprintf("malformed response: content-length %d, more bytes of DATA (%d)", st.length, st.received)
+		s.fr.WriteRSTStream(st.id, http2.ErrCodeProtocol) //nolint:errcheck // appending does not fail
+	}
+	if st.length == badLength {
+		cause = "malformed response: a content-length that is not a number"
+	}
+	s.Events = append(s.Events, Event{Slot: i, Kind: Malformed, Cause: cause})
 	s.end(i)
 }
 
@@ -285,6 +323,9 @@ func (s *Session) settingsFrame(flags http2.Flags, id uint32, p []byte) error {
 	}
 	if flags&http2.FlagSettingsAck != 0 {
 		return nil
+	}
+	if err := s.owe(); err != nil {
+		return err
 	}
 	for ; len(p) > 0; p = p[6:] {
 		v := binary.BigEndian.Uint32(p[2:])
@@ -323,8 +364,21 @@ func (s *Session) ping(flags http2.Flags, id uint32, p []byte) error {
 	if id != 0 || len(p) != 8 {
 		return s.protocolError(http2.ErrCodeProtocol, "a malformed PING frame")
 	}
-	if flags&http2.FlagPingAck == 0 {
-		s.fr.WritePing(true, [8]byte(p)) //nolint:errcheck // appending does not fail
+	if flags&http2.FlagPingAck != 0 {
+		return nil
+	}
+	if err := s.owe(); err != nil {
+		return err
+	}
+	s.fr.WritePing(true, [8]byte(p)) //nolint:errcheck // appending does not fail
+	return nil
+}
+
+// owe counts one more acknowledgement queued; past MaxOwed unwritten,
+// the server floods control frames and does not read the answers.
+func (s *Session) owe() error {
+	if s.owed++; s.owed > MaxOwed {
+		return s.protocolError(http2.ErrCodeEnhanceYourCalm, "the server sent over %d SETTINGS and PING frames without reading the acknowledgements", MaxOwed)
 	}
 	return nil
 }

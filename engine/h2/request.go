@@ -15,6 +15,7 @@ import (
 type Request struct {
 	block []byte
 	body  []byte
+	head  bool // a HEAD request, whose response has no content
 }
 
 // Header is one request header field.
@@ -65,5 +66,5 @@ func NewRequest(method, scheme, authority, path string, headers []Header, body [
 	write()
 	buf.Reset()
 	write()
-	return &Request{block: bytes.Clone(buf.Bytes()), body: body}
+	return &Request{block: bytes.Clone(buf.Bytes()), body: body, head: method == "HEAD"}
 }

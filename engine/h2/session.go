@@ -33,6 +33,16 @@ const (
 	MaxFrame        = frameHeaderLen + maxFrameSize
 	frameHeaderLen  = 9
 	maxHeaderString = 64 << 10
+	// MaxHeaderBlock bounds one response header block as it arrives (its
+	// HEADERS and CONTINUATION frames together): a server that never ends
+	// a block is a protocol error, not a buffer that grows.
+	MaxHeaderBlock = 256 << 10
+	// MaxOwed bounds the control frames (SETTINGS and PING
+	// acknowledgements) queued in Out and not yet written: a server that
+	// floods them and reads nothing is a protocol error, not a queue that
+	// grows. Each must be answered (RFC 9113 §6.5.3, §6.7), so they are
+	// counted, not merged; the bound is x/net/http2's server's.
+	MaxOwed = 10000
 	// initialWindow is the window of RFC 9113 before any SETTINGS.
 	initialWindow = 65535
 	// decoderTable is the size of the client's HPACK table, the default
@@ -84,6 +94,9 @@ type Session struct {
 	recvUnacked int64
 
 	goAway bool // the server sent a GOAWAY
+	// owed counts the acknowledgements queued in Out since it was last
+	// written whole (see Sent).
+	owed int
 
 	// The header block being read: the slot it belongs to (-1 for a
 	// stream that ended, whose block is decoded and dropped), its stream,
@@ -94,6 +107,10 @@ type Session struct {
 		endStream bool
 		active    bool
 		status    int
+		// size is the bytes of the block so far; length the value of its
+		// content-length field, -1 without one.
+		size   int
+		length int64
 	}
 }
 
@@ -105,6 +122,8 @@ type stream struct {
 	sendWindow int64 // the server's window for this stream
 	unacked    int64 // body bytes consumed since the last WINDOW_UPDATE
 	status     int   // the final status, once its header block ended
+	length     int64 // the response's content-length, -1 without one
+	received   int64 // the response's body bytes so far
 	body       []byte
 	headers    []hpack.HeaderField
 }
@@ -119,6 +138,10 @@ const (
 	Reset
 	// Unprocessed: a GOAWAY said the server will not process the stream.
 	Unprocessed
+	// Malformed: the response broke HTTP/2's rules for a message (RFC
+	// 9113 §8.1.1): its DATA disagreed with its content-length. The
+	// client reset the stream if it was still open.
+	Malformed
 )
 
 // Event is the end of one slot's stream.
@@ -132,6 +155,8 @@ type Event struct {
 	Headers []hpack.HeaderField
 	// Code is the error code of a Reset or of the GOAWAY.
 	Code http2.ErrCode
+	// Cause says what was malformed.
+	Cause string
 }
 
 // ConnError is a connection error: the server broke the protocol. The
@@ -166,7 +191,7 @@ func (s *Session) Reset() {
 	s.nextID, s.open, s.settings = 1, 0, false
 	s.peerStreams, s.peerWindow, s.peerFrame = math.MaxUint32, initialWindow, maxFrameSize
 	s.sendWindow, s.recvUnacked = initialWindow, 0
-	s.goAway = false
+	s.goAway, s.owed = false, 0
 	s.hdr.active = false
 	s.memo.reset()
 	s.dec = hpack.NewDecoder(decoderTable, s.emit)
@@ -177,6 +202,36 @@ func (s *Session) Reset() {
 		http2.Setting{ID: http2.SettingMaxHeaderListSize, Val: maxHeaderString},
 	)
 	s.fr.WriteWindowUpdate(0, recvWindow-initialWindow) //nolint:errcheck // appending does not fail
+}
+
+// Sent notes that the transport wrote Out whole, and empties it.
+func (s *Session) Sent() {
+	s.Out, s.owed = s.Out[:0], 0
+}
+
+// Progress is how far a stream got, for the cause of its timeout.
+type Progress uint8
+
+const (
+	// Waiting: the request left whole and no byte of a response came.
+	Waiting Progress = iota
+	// Writing: the request's body has not all left (flow control held
+	// it, or the server does not read).
+	Writing
+	// Responding: the response's header came, and its end did not.
+	Responding
+)
+
+// ProgressOf tells how far slot's stream got.
+func (s *Session) ProgressOf(slot int) Progress {
+	st := &s.slots[slot]
+	switch {
+	case st.status != 0 || (s.hdr.active && s.hdr.slot == slot):
+		return Responding
+	case st.req != nil && st.sent < len(st.req.body):
+		return Writing
+	}
+	return Waiting
 }
 
 // Ready reports whether the server's first SETTINGS arrived: streams open
@@ -209,7 +264,7 @@ func (s *Session) Busy(slot int) bool { return s.slots[slot].id != 0 }
 // CanOpen first.
 func (s *Session) Start(slot int, req *Request) {
 	st := &s.slots[slot]
-	*st = stream{id: s.nextID, req: req, sendWindow: int64(s.peerWindow), body: st.body[:0], headers: st.headers[:0]}
+	*st = stream{id: s.nextID, req: req, sendWindow: int64(s.peerWindow), length: -1, body: st.body[:0], headers: st.headers[:0]}
 	s.nextID += 2
 	s.open++
 	block, endStream := req.block, len(req.body) == 0

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"errors"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
+)
+
+// The decisions of an HTTP/1.1 connection, each made once here for both
+// transports (the event loop's loopConn, the goroutines' goConn): what a
+// failed dial, a failed write, a failed read and what an idle connection
+// finds mean for the requests in hand and for the connection. A transport
+// reports the event, and does what the decision returns. HTTP/2's are in
+// h2decide.go.
+
+// dialFailed is the decision after a dial for the requests in hand
+// failed: each is a connect error (unless the run stopped, which cut the
+// dial short), and the connection waits the returned backoff before it
+// dials again.
+func (c *conn) dialFailed(err error) time.Duration {
+	if !c.load.stopped() {
+		c.record(connectFailure(err), c.k)
+	}
+	c.inflight = 0
+	return c.nextBackoff()
+}
+
+// writeFailed is the decision after a write of the requests in hand
+// failed (untouched: no byte of it left). A server that served this
+// connection and had closed it before the write reached it is a
+// reconnect: the requests go on a new connection (retry). Otherwise every
+// request in hand is a write error, and refused is set when the server
+// closed a fresh connection: it backs off.
+func (c *conn) writeFailed(err error, untouched bool) (retry bool) {
+	if untouched && c.served > 0 && closedBeforeWrite(err) {
+		c.inflight = 0
+		c.worker.addReconnect(c.t.phase)
+		return true
+	}
+	c.refused = c.served == 0 && closedBeforeWrite(err)
+	if !c.load.stopped() {
+		c.record(writeFailure(err), c.k)
+	}
+	c.inflight = 0
+	return false
+}
+
+// readFailed is the decision after a read with requests in flight failed
+// at now: a timeout, the server's close (io.EOF) or reset, or worse;
+// pending holds the bytes read and not parsed. It reports whether the
+// connection backs off before its next dial: it failed before any byte of
+// a response.
+func (c *conn) readFailed(err error, now time.Time, pending []byte) (backOff bool) {
+	c.refused = false
+	switch {
+	case isTimeout(err):
+		c.timedOut()
+	case errors.Is(err, io.EOF):
+		c.closedByServer(false, now, pending)
+	case errors.Is(err, syscall.ECONNRESET):
+		c.closedByServer(true, now, pending)
+	default:
+		c.fail(readFailure(err, c.p.Started()))
+	}
+	return c.refused
+}
+
+// idleSeen is the decision on what a connection with nothing in flight
+// found when it was looked at: bytes nobody asked for, b, are an error of
+// their own; none (the server's close or reset) is a reconnect. Either way
+// the connection goes, and what it was to do next goes on a new one.
+func (c *conn) idleSeen(b []byte) {
+	if len(b) > 0 {
+		c.unsolicited(b)
+		return
+	}
+	c.worker.addReconnect(c.t.phase)
+}
+
+// timedOut counts the requests in flight as timeouts.
+func (c *conn) timedOut() {
+	f := fail(record.Timeout, "no response")
+	if c.p.Started() {
+		f.cause, f.behind = "partial response", "no response"
+	}
+	c.fail(f)
+}

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/pummel-dev/pummel/stats/record"
+)
+
+// The decisions of an HTTP/2 connection, each made once here for both
+// transports (the event loop's h2Loop, the goroutines' h2Conn): what a
+// server's limit, GOAWAY, close, protocol error or a failed write mean
+// for the streams open and for the connection. A transport reports the
+// event, and does what the decision returns.
+
+// h2Then is what a transport does with an HTTP/2 connection after an
+// event that ends it.
+type h2Then uint8
+
+const (
+	// h2Replace: close it, and go on at once on a new connection.
+	h2Replace h2Then = iota
+	// h2BackOff: close it, and go on after the backoff, so that a server
+	// that takes connections and serves none is not redialed in a hot
+	// loop.
+	h2BackOff
+)
+
+// then is how a connection that failed goes on: after the backoff when
+// it failed before any byte of a response (nothing was read after the
+// handshake), as an HTTP/1.1 connection does.
+func (s *h2Streams) then() h2Then {
+	if !s.heard {
+		return h2BackOff
+	}
+	return h2Replace
+}
+
+// handshook is the decision once the server's first SETTINGS arrived: a
+// stream limit below --streams is one warning of the run, and a limit of
+// zero means the server can serve nothing on this connection.
+func (s *h2Streams) handshook(c *conn) error {
+	limit := s.sess.ServerLimit()
+	if limit < uint32(c.load.cfg.streams()) {
+		c.load.streamCap.CompareAndSwap(0, int64(limit)+1)
+	}
+	if limit == 0 {
+		return &NoStreamsError{}
+	}
+	return nil
+}
+
+// drained is the decision after a GOAWAY once every stream it let finish
+// ended: the connection is replaced, a reconnect and no error. The
+// session opens no stream after the GOAWAY (Session.CanOpen).
+// A connection that completed no stream before its GOAWAY is replaced
+// after the backoff: a server that sends a GOAWAY on every connection,
+// with its SETTINGS or after, is not redialed in a hot loop.
+func (s *h2Streams) drained(c *conn, phase int) h2Then {
+	c.worker.addReconnect(phase)
+	if c.served == 0 {
+		return h2BackOff
+	}
+	return h2Replace
+}
+
+// writeFailed is the decision after a write the socket refused (untouched:
+// no byte of it left). When a server that had served this connection
+// closed before the write reached it, the streams it was to open never
+// reached the server: their tickets go on a new connection (a reconnect,
+// by the counting rule) and those written before end as closed before
+// responding. A write that outlived --timeout ends every open stream as a
+// timeout; any other failed write is a write error of every open stream.
+func (s *h2Streams) writeFailed(c *conn, err error, untouched bool, phase int) h2Then {
+	if untouched && closedBeforeWrite(err) && c.served > 0 {
+		s.requeueUnwritten(c, phase)
+		return h2Replace
+	}
+	if !c.load.stopped() {
+		if isTimeout(err) {
+			s.timeoutAll(c)
+		} else {
+			s.failOpen(c, writeFailure(err))
+		}
+	}
+	s.sess.Abandon()
+	return s.then()
+}
+
+// closed is the decision after the server closed or reset the connection,
+// or a read failed: each open stream is a read error; with none open the
+// close is a reconnect.
+func (s *h2Streams) closed(c *conn, err error, phase int) h2Then {
+	if s.sess.Open() == 0 {
+		c.worker.addReconnect(phase)
+		return s.then()
+	}
+	if !c.load.stopped() {
+		s.failOpen(c, readFailure(err, false))
+	}
+	return s.then()
+}
+
+// protocolFailed is the decision after the server broke the protocol:
+// each open stream is a read error with the cause, or, with none open,
+// the violation is one error of its own. The session queued a GOAWAY,
+// which the transport writes before it closes, as a courtesy.
+func (s *h2Streams) protocolFailed(c *conn, err error, phase int) h2Then {
+	if !c.load.stopped() {
+		f := fail(record.Read, "protocol error: "+err.Error())
+		if s.sess.Open() == 0 {
+			c.recordFailure(phase, time.Now(), 0, f, 1)
+		}
+		s.failOpen(c, f)
+	}
+	s.sess.Abandon()
+	return s.then()
+}
+
+// NoStreamsError is a server whose SETTINGS allow no stream
+// (SETTINGS_MAX_CONCURRENT_STREAMS 0): no request can be sent to it. It
+// is an ErrUnreachable when no connection could serve the run.
+type NoStreamsError struct{}
+
+func (e *NoStreamsError) Unwrap() error { return ErrUnreachable }
+
+func (e *NoStreamsError) Error() string {
+	return "the server allows no stream (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
+}
