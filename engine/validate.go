@@ -62,11 +62,13 @@ func (c *Config) validateShape() error {
 		return invalid("pipeline", "pipelining needs keep-alive connections")
 	case c.Streams < 0 || c.Streams > MaxStreams:
 		return invalid("streams", "%d, need between 1 and %d", c.Streams, MaxStreams)
-	case c.Streams > 1 && !c.HTTP2:
+	case c.Protocol > HTTP2:
+		return invalid("protocol", "%v is not one pummel speaks", c.Protocol)
+	case c.Streams > 1 && c.Protocol != HTTP2:
 		return invalid("streams", "streams are HTTP/2's (add --http2); HTTP/1.1 sends several requests at once with --pipeline")
-	case c.HTTP2 && c.Pipeline > 1:
+	case c.Protocol == HTTP2 && c.Pipeline > 1:
 		return invalid("pipeline", "HTTP/2 does not pipeline; it keeps several requests in flight with --streams")
-	case c.HTTP2 && c.NoKeepAlive:
+	case c.Protocol == HTTP2 && c.NoKeepAlive:
 		return invalid("http2", "HTTP/2 connections are kept alive; drop --no-keepalive")
 	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
 		return invalid("warmup", "negative")

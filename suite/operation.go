@@ -41,7 +41,7 @@ func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
 // operation checks one operation; earlier indexes the ones before it.
 func (c *compiler) operation(field string, p Operation, earlier map[string]int) (recordedConfig, error) {
 	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1,
-		http2: p.HTTP2, streams: p.Streams}
+		protocol: protocol(p.HTTP2), streams: p.Streams}
 	if p.URL == "" {
 		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
 	}
@@ -88,6 +88,14 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 		return op, c.pos.errorf(field+".load", "%v", err)
 	}
 	return op, nil
+}
+
+// protocol is the protocol an operation speaks: HTTP/2 with http2: true.
+func protocol(http2 bool) engine.Protocol {
+	if http2 {
+		return engine.HTTP2
+	}
+	return engine.HTTP1
 }
 
 // checkURL checks a URL template: placeholders, then an http(s) URL.

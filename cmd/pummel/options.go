@@ -185,7 +185,7 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
-	c.HTTP2, c.Streams = o.http2, 1
+	c.Protocol, c.Streams = o.protocol(), 1
 	if o.streams != "" {
 		if n, err = parseCount(o.streams); err != nil || n < 1 {
 			return badFlag("--streams", orMin(err, o.streams))
@@ -194,6 +194,14 @@ func (o *options) shape(c *engine.Config) error {
 	}
 	c.Engine = o.engine
 	return nil
+}
+
+// protocol is the protocol the flags choose: HTTP/2 with --http2.
+func (o *options) protocol() engine.Protocol {
+	if o.http2 {
+		return engine.HTTP2
+	}
+	return engine.HTTP1
 }
 
 // orMin explains a value that parsed but is zero.
