@@ -35,7 +35,7 @@ func newDialer(c *Config) *dialer {
 				d.tls.ServerName = c.URL.Hostname()
 			}
 		}
-		if c.HTTP2 {
+		if c.Protocol == HTTP2 {
 			// http/1.1 too, as h2load offers it: a server without HTTP/2
 			// then says so by choosing it, rather than with an alert.
 			d.tls.NextProtos = []string{"h2", "http/1.1"}

@@ -69,12 +69,12 @@ type Config struct {
 	// Each response's latency runs from the time its batch was sent.
 	Pipeline int
 
-	// HTTP2 speaks HTTP/2: over TLS (https) when ALPN chooses h2, else
-	// h2c with prior knowledge. Streams is how many requests each
-	// connection keeps in flight on streams of their own (0 or 1: one),
-	// capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS.
-	HTTP2   bool
-	Streams int
+	// Protocol is the HTTP version spoken (see Protocol); the zero value
+	// is HTTP/1.1. Streams is how many requests each HTTP/2 connection
+	// keeps in flight on streams of their own (0 or 1: one), capped by the
+	// server's SETTINGS_MAX_CONCURRENT_STREAMS.
+	Protocol Protocol
+	Streams  int
 
 	// Method, Headers and Body make up the request. Headers keep their
 	// names as given; a Host header overrides the URL's host.
@@ -159,18 +159,6 @@ type Config struct {
 
 // streams is how many streams an HTTP/2 connection keeps open at most.
 func (c *Config) streams() int { return max(c.Streams, 1) }
-
-// Protocol names the protocol the run speaks, as JSON records it:
-// "http/1.1", "h2" (HTTP/2 over TLS) or "h2c" (HTTP/2 in the clear).
-func (c *Config) Protocol() string {
-	switch {
-	case !c.HTTP2:
-		return "http/1.1"
-	case c.URL != nil && c.URL.Scheme == "https":
-		return "h2"
-	}
-	return "h2c"
-}
 
 // Header is one request header, name as given.
 type Header struct {

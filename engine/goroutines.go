@@ -24,7 +24,7 @@ func newGoroutines(r *load, workers []*worker) *goroutines {
 	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
 	t.conns = make([]goRunner, r.cfg.Connections)
 	for i := range t.conns {
-		if w := workers[i%len(workers)]; r.cfg.HTTP2 {
+		if w := workers[i%len(workers)]; r.cfg.Protocol == HTTP2 {
 			t.conns[i] = newH2Conn(r, w, t)
 		} else {
 			t.conns[i] = newGoConn(r, w, t)

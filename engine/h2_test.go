@@ -48,7 +48,7 @@ func TestHTTP2ExactCount(t *testing.T) {
 		for _, streams := range []int{1, 16, 100} {
 			u, served := startH2C(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 			cfg := Config{URL: u, Engine: engine, Connections: 4, Threads: 2, Requests: 3000, Timeout: 5 * time.Second,
-				HTTP2: true, Streams: streams, Checks: Checks{Body: []byte("ok")}}
+				Protocol: HTTP2, Streams: streams, Checks: Checks{Body: []byte("ok")}}
 			res, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +86,7 @@ func TestHTTP2OverTLS(t *testing.T) {
 	for _, streams := range []int{1, 16} {
 		served.Store(0)
 		res, err := Run(t.Context(), Config{URL: u, TLS: tc, Connections: 3, Threads: 1, Requests: 1000,
-			Timeout: 5 * time.Second, HTTP2: true, Streams: streams})
+			Timeout: 5 * time.Second, Protocol: HTTP2, Streams: streams})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestHTTP2OverTLS(t *testing.T) {
 func TestHTTP2RefusedInALPNEndsTheRun(t *testing.T) {
 	u, tc := startH2TLS(t, false, func(http.ResponseWriter, *http.Request) {})
 	_, err := Run(t.Context(), Config{URL: u, TLS: tc, Connections: 2, Threads: 1, Requests: 10,
-		Timeout: 5 * time.Second, HTTP2: true})
+		Timeout: 5 * time.Second, Protocol: HTTP2})
 	var nh *NoHTTP2Error
 	if !errors.As(err, &nh) || err.Error() != "the server did not negotiate HTTP/2 (ALPN: http/1.1)" {
 		t.Fatalf("err %v, want the server did not negotiate HTTP/2 (ALPN: http/1.1)", err)
@@ -115,7 +115,7 @@ func TestHTTP2OpenLoopSendsTheSchedule(t *testing.T) {
 	for _, engine := range transports() {
 		u, served := startH2C(t, func(http.ResponseWriter, *http.Request) {})
 		res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Rates: []float64{500}, Duration: time.Second,
-			Timeout: 4 * time.Second, HTTP2: true, Streams: 8})
+			Timeout: 4 * time.Second, Protocol: HTTP2, Streams: 8})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func checkHTTP2Timeout(t *testing.T, engine string) {
 		}
 	})
 	res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 200,
-		Timeout: 200 * time.Millisecond, HTTP2: true, Streams: 4})
+		Timeout: 200 * time.Millisecond, Protocol: HTTP2, Streams: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func checkHTTP2Reset(t *testing.T, engine string) {
 		}
 	})
 	res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 500,
-		Timeout: 5 * time.Second, HTTP2: true, Streams: 16})
+		Timeout: 5 * time.Second, Protocol: HTTP2, Streams: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestHTTP2Scripts(t *testing.T) {
 	for _, tt := range tests {
 		h, recorded := recordingHandler()
 		u, _ := startH2C(t, h)
-		out := runScript(t, Config{URL: u, Requests: 20, Connections: 1, Threads: 1, HTTP2: true, Streams: 1}, tt.file)
+		out := runScript(t, Config{URL: u, Requests: 20, Connections: 1, Threads: 1, Protocol: HTTP2, Streams: 1}, tt.file)
 		if got := recorded(); out.responses != 20 || len(got) != 20 || !tt.check(got) {
 			t.Errorf("%s: %d responses, server saw %+v", tt.file, out.responses, got)
 		}
@@ -231,7 +231,7 @@ func TestHTTP2Targets(t *testing.T) {
 			targets = append(targets, Target{URL: &tu, Weight: w})
 		}
 		res, err := Run(t.Context(), Config{URL: u, Engine: engine, Connections: 2, Threads: 1, Requests: 1000,
-			Timeout: 5 * time.Second, HTTP2: true, Streams: 8, Targets: targets})
+			Timeout: 5 * time.Second, Protocol: HTTP2, Streams: 8, Targets: targets})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestHTTP2OverAUnixSocket(t *testing.T) {
 	for _, engine := range transports() {
 		served.Store(0)
 		res, err := Run(t.Context(), Config{URL: u, UnixSocket: path, Engine: engine, Connections: 2, Threads: 1, Requests: 200,
-			Timeout: 5 * time.Second, HTTP2: true, Streams: 4})
+			Timeout: 5 * time.Second, Protocol: HTTP2, Streams: 4})
 		if err != nil || res.Requests != 200 || served.Load() != 200 {
 			t.Errorf("%s: %v, %d responses, server saw %d", engine, err, res.Requests, served.Load())
 		}
@@ -267,7 +267,7 @@ func TestHTTP2OverAUnixSocket(t *testing.T) {
 // header fields as HTTP/2 sends them, in lower case.
 func TestHTTP2ScriptSeesLowerCaseHeaders(t *testing.T) {
 	u, _ := startH2C(t, func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("X-Token", "t0k3n") })
-	cfg := Config{URL: u, Requests: 20, Connections: 1, Threads: 1, Timeout: 5 * time.Second, HTTP2: true}
+	cfg := Config{URL: u, Requests: 20, Connections: 1, Threads: 1, Timeout: 5 * time.Second, Protocol: HTTP2}
 	withScript(t, &cfg, luaFile(t, "case.lua", `function response(status, headers, body)
   if headers["x-token"] ~= "t0k3n" or headers["X-Token"] ~= nil then error("headers not in lower case") end
 end

@@ -104,7 +104,7 @@ func TestHTTP2NoAllocationPerRequest(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/%s/streams %d", engine, tt.server, tt.streams), func(t *testing.T) {
 				checkAllocations(t, Config{URL: startLeanH2C(t, tt.block), Engine: engine, Connections: 4, Threads: 2,
-					Timeout: 5 * time.Second, HTTP2: true, Streams: tt.streams})
+					Timeout: 5 * time.Second, Protocol: HTTP2, Streams: tt.streams})
 			})
 		}
 	}

@@ -52,7 +52,7 @@ func TestHTTP2CountsEveryStreamOnce(t *testing.T) {
 				srv := h2fixture.Start(t, tt.b)
 				u, _ := url.Parse(srv.URL())
 				cfg := Config{URL: u, Engine: engine, TLS: srv.ClientTLS(), Connections: 2, Threads: 1, Requests: n,
-					Timeout: 5 * time.Second, HTTP2: true, Streams: tt.streams, Body: tt.body}
+					Timeout: 5 * time.Second, Protocol: HTTP2, Streams: tt.streams, Body: tt.body}
 				if tt.timeout > 0 {
 					cfg.Timeout = tt.timeout
 				}
@@ -159,7 +159,7 @@ func TestHTTP2ServerWithoutSettingsIsUnreachable(t *testing.T) {
 	srv := h2fixture.Start(t, h2fixture.Behaviour{NoSettings: true})
 	u, _ := url.Parse(srv.URL())
 	_, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Requests: 10,
-		Timeout: 300 * time.Millisecond, HTTP2: true})
+		Timeout: 300 * time.Millisecond, Protocol: HTTP2})
 	if err == nil || !strings.Contains(err.Error(), "the server sent no SETTINGS") || srv.Streams() != 0 {
 		t.Errorf("err %v, %d streams opened; want no SETTINGS named and no stream", err, srv.Streams())
 	}

@@ -63,7 +63,7 @@ func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
 	c.init(l.load, l.worker, &l.out, &l.last)
-	if l.load.cfg.HTTP2 {
+	if l.load.cfg.Protocol == HTTP2 {
 		c.h2 = newH2Loop(c)
 	}
 	return c

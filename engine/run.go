@@ -59,7 +59,7 @@ type load struct {
 	// opened counts the connections opened, numbering them in the
 	// request log.
 	opened atomic.Uint32
-	// h2req is the request as HTTP/2 sends it, with --http2;
+	// h2req is the request as HTTP/2 sends it, for HTTP/2;
 	// streamCap, if set, is 1 + the lowest stream limit a server set
 	// below --streams.
 	h2req     *h2.Request
@@ -225,7 +225,7 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 		return nil, err
 	}
 	*cfg = cfg.part()
-	request, err := buildRequest(cfg)
+	request, h2req, err := encodeRequest(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +234,7 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 		sent:          cfg,
 		digest:        requestDigest(cfg, request),
 		request:       request,
+		h2req:         h2req,
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Checks.needsBody(),
 		dialer:        newDialer(cfg),
@@ -253,9 +254,6 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 		r.limit = cfg.WarmupRequests + cfg.Requests
 	}
 	r.pipelined = repeatRequest(request, r.depth)
-	if cfg.HTTP2 {
-		r.h2req = buildH2Request(cfg)
-	}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil
 }

@@ -111,15 +111,12 @@ func (r *load) useScriptFields(th *script.Thread) error {
 	for _, h := range t.Headers {
 		cfg.Headers = append(cfg.Headers, Header{Name: h.Name, Value: h.Value})
 	}
-	if r.request, err = buildRequest(&cfg); err != nil {
+	if r.request, r.h2req, err = encodeRequest(&cfg); err != nil {
 		return err
 	}
 	r.sent = &cfg
 	r.head = cfg.method() == "HEAD"
 	r.pipelined = repeatRequest(r.request, r.depth)
-	if cfg.HTTP2 {
-		r.h2req = buildH2Request(&cfg)
-	}
 	return nil
 }
 

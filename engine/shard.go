@@ -53,9 +53,9 @@ func (s Shard) validate(connections int, requests int64) error {
 	case s.Count > stats.MaxShards:
 		return invalid("shard", "%d/%d: a load splits into at most %d parts", s.Index, s.Count, stats.MaxShards)
 	case !s.whole() && connections < s.Count:
-		return invalid("shard", "%d connections cannot be shared by %d parts; raise -c to at least %d", connections, s.Count, s.Count)
+		return invalid("shard", "%d connections cannot be shared by %d parts; raise {connections} to at least %d", connections, s.Count, s.Count)
 	case !s.whole() && requests > 0 && requests < int64(s.Count):
-		return invalid("shard", "%d requests cannot be shared by %d parts; raise -n to at least %d", requests, s.Count, s.Count)
+		return invalid("shard", "%d requests cannot be shared by %d parts; raise {requests} to at least %d", requests, s.Count, s.Count)
 	}
 	return nil
 }

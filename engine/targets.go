@@ -47,7 +47,7 @@ const maxTargetSequence = 1 << 20
 // buffer, reused.
 type targetSet struct {
 	reqs   [][]byte      // each target's serialised request
-	h2reqs []*h2.Request // each target's request as HTTP/2 sends it, with --http2
+	h2reqs []*h2.Request // each target's request as HTTP/2 sends it, for HTTP/2
 	seq    []uint32      // the interleaving of the weights
 	rows   []TargetRow   // the rows of figures (TargetRows)
 	rowOf  []uint16      // each target's row
@@ -76,14 +76,14 @@ func buildTargets(c *Config) (*targetSet, error) {
 	var arena []byte // every request's bytes, one after another
 	ends := make([]int, len(c.Targets))
 	for i, t := range c.Targets {
-		req, err := buildRequest(c.forTarget(t))
+		req, h2req, err := encodeRequest(c.forTarget(t))
 		if err != nil {
 			return nil, fmt.Errorf("target %d: %w", i+1, err)
 		}
 		arena = append(arena, req...)
 		ends[i] = len(arena)
-		if c.HTTP2 {
-			ts.h2reqs = append(ts.h2reqs, buildH2Request(c.forTarget(t)))
+		if h2req != nil {
+			ts.h2reqs = append(ts.h2reqs, h2req)
 		}
 		weights[i] = t.Weight
 	}
@@ -242,7 +242,7 @@ func (r *load) splitTargets(w *worker) {
 }
 
 // labelTargets names the result's rows of targets, each by its first
-// target's request as RecordRequest records the request (URLs
+// target's request as recordRequest records the request (URLs
 // unredacted: callers redact); stages keep none.
 func (r *load) labelTargets(res *stats.Result) {
 	for i := range res.Stages {

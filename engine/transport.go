@@ -45,10 +45,10 @@ func (c *Config) loopCan() error {
 	case !loopSupported:
 		return invalid("engine", "the event loop runs on Linux only, not %s", runtime.GOOS)
 	case c.URL != nil && c.URL.Scheme == "https":
-		return invalid("engine", "the event loop does not speak TLS; use --engine goroutine (or auto) for https")
+		return invalid("engine", "the event loop does not speak TLS; use {engine} goroutine (or auto) for https")
 	case c.Dial != nil:
 		return invalid("engine", "a custom dialer needs the goroutine transport")
-	case c.HTTP2 && c.Script != nil:
+	case c.Protocol == HTTP2 && c.Script != nil:
 		return invalid("engine", "HTTP/2 with a script runs on the goroutine transport")
 	}
 	return nil

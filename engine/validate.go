@@ -2,25 +2,8 @@ package engine
 
 import (
 	"cmp"
-	"fmt"
 	"time"
 )
-
-// SettingError is a Config that cannot run. Setting names the field at
-// fault as the message starts with it ("connections", "rate"), so that a
-// caller can name its own flag or plan field instead: Validate is the one
-// place where the settings are checked against each other.
-type SettingError struct {
-	Setting string
-	Msg     string
-}
-
-func (e *SettingError) Error() string { return e.Setting + ": " + e.Msg }
-
-// invalid returns a *SettingError for setting.
-func invalid(setting, format string, args ...any) error {
-	return &SettingError{Setting: setting, Msg: fmt.Sprintf(format, args...)}
-}
 
 // Validate reports the first problem with c as a *SettingError.
 func (c *Config) Validate() error {
@@ -62,12 +45,14 @@ func (c *Config) validateShape() error {
 		return invalid("pipeline", "pipelining needs keep-alive connections")
 	case c.Streams < 0 || c.Streams > MaxStreams:
 		return invalid("streams", "%d, need between 1 and %d", c.Streams, MaxStreams)
-	case c.Streams > 1 && !c.HTTP2:
-		return invalid("streams", "streams are HTTP/2's (add --http2); HTTP/1.1 sends several requests at once with --pipeline")
-	case c.HTTP2 && c.Pipeline > 1:
-		return invalid("pipeline", "HTTP/2 does not pipeline; it keeps several requests in flight with --streams")
-	case c.HTTP2 && c.NoKeepAlive:
-		return invalid("http2", "HTTP/2 connections are kept alive; drop --no-keepalive")
+	case c.Protocol > HTTP2:
+		return invalid("protocol", "%v is not one pummel speaks", c.Protocol)
+	case c.Streams > 1 && c.Protocol != HTTP2:
+		return needs("streams", "http2", "streams are HTTP/2's")
+	case c.Protocol == HTTP2 && c.Pipeline > 1:
+		return invalid("pipeline", "HTTP/2 does not pipeline; it keeps several requests in flight with {streams}")
+	case c.Protocol == HTTP2 && c.NoKeepAlive:
+		return invalid("http2", "HTTP/2 connections are kept alive; drop {no-keepalive}")
 	case c.Warmup < 0 || c.WarmupRequests < 0 || c.WarmupRate < 0:
 		return invalid("warmup", "negative")
 	case c.Warmup > 0 && c.WarmupRequests > 0:
@@ -112,14 +97,14 @@ func (c *Config) validateRates() error {
 			return invalid("rate", "%g, need a rate above 0 and at most %g requests/s", r, float64(MaxRate))
 		}
 		if c.MeanRate(i)*c.Duration.Seconds() < 1 {
-			return invalid("rate", "%s requests/s for %v is less than one request; lengthen -d", c.stageName(i), c.Duration)
+			return invalid("rate", "%s requests/s for %v is less than one request; lengthen {duration}", c.stageName(i), c.Duration)
 		}
 	}
 	switch {
 	case c.Duration <= 0:
 		return invalid("rate", "an open-loop run needs a duration per stage")
 	case c.Requests > 0:
-		return invalid("rate", "-n does not apply to an open-loop run; it sends rate × duration requests per stage")
+		return invalid("rate", "{requests} does not apply to an open-loop run; it sends rate × duration requests per stage")
 	case c.Pipeline > 1:
 		return invalid("rate", "an open-loop run does not pipeline")
 	case c.WarmupRequests > 0:

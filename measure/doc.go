@@ -3,8 +3,7 @@
 // --exec) and for plans (`pummel suite`): it watches the server's
 // processes (Attach), samples their idle RSS (Watch.Idle), runs the
 // engine's load with them watched and attaches what they used to the
-// result (Watch.Load). It also says how outputs record a load's
-// configuration (ConfigOf) and bounds how many fresh server processes a
+// result (Watch.Load). It also bounds how many fresh server processes a
 // measurement starts (MaxRuns).
 //
 // It never parses flags or plans, never decides exit codes and never

@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
@@ -92,7 +93,7 @@ func readyHTTP2(set *bool, ops []recordedConfig) bool {
 		return *set
 	}
 	for _, op := range ops {
-		if !op.http2 {
+		if op.protocol != engine.HTTP2 {
 			return false
 		}
 	}

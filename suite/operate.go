@@ -8,7 +8,6 @@ import (
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
-	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
 )
@@ -71,7 +70,7 @@ func (op *recordedConfig) requestMethod() string { return engine.Method(op.metho
 // in the plan (placeholders kept) and secrets redacted; the method is the
 // one sent.
 func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
-	rc := measure.ConfigOf(cfg)
+	rc := cfg.Recorded()
 	rc.URL, rc.Headers = redact.URLTemplate(op.url), nil
 	for _, h := range op.headers {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -41,7 +42,7 @@ func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
 // operation checks one operation; earlier indexes the ones before it.
 func (c *compiler) operation(field string, p Operation, earlier map[string]int) (recordedConfig, error) {
 	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1,
-		http2: p.HTTP2, streams: p.Streams}
+		protocol: protocol(p.HTTP2), streams: p.Streams}
 	if p.URL == "" {
 		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
 	}
@@ -57,12 +58,6 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 	}
 	if op.timeout, err = c.duration(field+".timeout", p.Timeout, engine.DefaultTimeout); err != nil {
 		return op, err
-	}
-	switch {
-	case p.Streams < 0 || p.Streams > engine.MaxStreams:
-		return op, c.pos.errorf(field+".streams", "%d, want 1 to %d", p.Streams, engine.MaxStreams)
-	case p.Streams > 1 && !p.HTTP2:
-		return op, c.pos.errorf(field+".streams", "streams are HTTP/2's; add http2: true")
 	}
 	if op.checks, err = c.checks(field+".checks", p.Checks); err != nil {
 		return op, err
@@ -85,9 +80,49 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 		err = cfg.Validate()
 	}
 	if err != nil {
-		return op, c.pos.errorf(field+".load", "%v", err)
+		return op, c.settingError(field, err)
 	}
 	return op, nil
+}
+
+// protocol is the protocol an operation speaks: HTTP/2 with http2: true.
+func protocol(http2 bool) engine.Protocol {
+	if http2 {
+		return engine.HTTP2
+	}
+	return engine.HTTP1
+}
+
+// operationFields names the field of an operation that sets each engine
+// setting it has one for; the others are the load shape's.
+var operationFields = map[string]string{
+	"URL": "url", "method": "method", "header": "headers", "timeout": "timeout",
+	"streams": "streams", "http2": "http2",
+}
+
+// neededFields say what an operation adds to set a setting that another
+// needs.
+var neededFields = map[string]string{"http2": "http2: true"}
+
+// settingError locates a setting engine.Config.Validate refused in the
+// operation at field: at the field that sets it, or else at its load as
+// "setting: why". A setting that needs another says what to add.
+func (c *compiler) settingError(field string, err error) error {
+	var bad *engine.SettingError
+	if !errors.As(err, &bad) {
+		return c.pos.errorf(field+".load", "%v", err)
+	}
+	msg := bad.Text(func(s string) string { return s }) // the load's fields are named as the engine's settings
+	switch add, ok := neededFields[bad.Needs]; {
+	case ok:
+		msg += "; add " + add
+	case bad.Needs != "":
+		msg += " (needs " + bad.Needs + ")"
+	}
+	if f, ok := operationFields[bad.Setting]; ok {
+		return c.pos.errorf(field+"."+f, "%s", msg)
+	}
+	return c.pos.errorf(field+".load", "%s: %s", bad.Setting, msg)
 }
 
 // checkURL checks a URL template: placeholders, then an http(s) URL.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -43,8 +44,8 @@ func TestReadyHTTP2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.ops[0].http2 != tt.ops[0] || s.ops[1].http2 != tt.ops[1] {
-				t.Fatalf("operations' http2 %v %v, want %v", s.ops[0].http2, s.ops[1].http2, tt.ops)
+			if got := []engine.Protocol{s.ops[0].protocol, s.ops[1].protocol}; got[0] != protocol(tt.ops[0]) || got[1] != protocol(tt.ops[1]) {
+				t.Fatalf("operations' protocols %v, want HTTP/2 for %v", got, tt.ops)
 			}
 			if s.server.readyHTTP2 != tt.want {
 				t.Errorf("probes speak HTTP/2: %v, want %v", s.server.readyHTTP2, tt.want)

@@ -152,7 +152,7 @@ func (op *recordedConfig) config(x *expander) (engine.Config, error) {
 		Connections: op.shape.connections, Threads: op.shape.threads,
 		Requests: op.shape.requests, WarmupRequests: op.shape.warmupRequests,
 		Duration: op.shape.duration, Warmup: op.shape.warmup,
-		HTTP2: op.http2, Streams: op.streams,
+		Protocol: op.protocol, Streams: op.streams,
 	}
 	if op.shape.rate > 0 {
 		cfg.Rates = []float64{op.shape.rate}

@@ -62,7 +62,7 @@ type recordedConfig struct {
 	headers   []engine.Header // values are templates
 	body      body
 	timeout   time.Duration
-	http2     bool
+	protocol  engine.Protocol
 	streams   int
 	checks    engine.Checks
 	shape     shape

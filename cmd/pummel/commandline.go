@@ -5,7 +5,6 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/redact"
-	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -82,7 +81,7 @@ func (r commandLine) text(s string) string {
 // recordedConfig is the load shape as it goes into every output, with
 // the request the command line describes (see sentConfig).
 func (r commandLine) recordedConfig(c engine.Config) stats.Config {
-	rc := measure.ConfigOf(c)
+	rc := c.Recorded()
 	rc.Command = r.command
 	r.redactRequest(&rc)
 	return rc
@@ -90,13 +89,12 @@ func (r commandLine) recordedConfig(c engine.Config) stats.Config {
 
 // sentConfig is shape with the request a run sent, as the engine recorded
 // it in sent (a script may change the command line's), redacted. A sent
-// without a record (no RequestSHA256) leaves shape as it is.
+// without a record leaves shape as it is (see engine.WithSent).
 func (r commandLine) sentConfig(shape, sent stats.Config) stats.Config {
 	if sent.RequestSHA256 == "" {
-		return shape
+		return shape // redacted already
 	}
-	shape.URL, shape.Method, shape.Headers, shape.BodyBytes = sent.URL, sent.Method, sent.Headers, sent.BodyBytes
-	shape.Request, shape.RequestSHA256 = sent.Request, sent.RequestSHA256
+	shape = engine.WithSent(shape, sent)
 	r.redactRequest(&shape)
 	return shape
 }

@@ -108,30 +108,56 @@ func (o *options) config() (engine.Config, error) {
 }
 
 // settingFlags names the flag that sets each engine.Config setting that
-// Validate checks.
+// Validate checks or names.
 var settingFlags = map[string]string{
 	"connections": "-c/--connections", "threads": "-t/--threads", "duration": "-d/--duration",
 	"requests": "-n/--requests", "timeout": "--timeout", "pipeline": "--pipeline", "warmup": "--warmup",
 	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
 	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
 	"connect-to": "--connect-to/--resolve", "streams": "--streams", "http2": "--http2",
-	"targets": "--targets",
+	"no-keepalive": "--no-keepalive", "targets": "--targets",
+}
+
+// neededHints follow the refusal of a setting for lack of the one it
+// needs (engine.SettingError.Needs), by the refused setting's name.
+var neededHints = map[string]string{
+	"streams": "HTTP/1.1 sends several requests at once with --pipeline",
 }
 
 // flagError turns a setting engine.Config.Validate refused into a usage
-// error naming the flag that set it.
+// error naming the flag that set it, and the flags its message names.
 func flagError(err error) error {
 	var bad *engine.SettingError
-	if errors.As(err, &bad) {
-		if flag, ok := settingFlags[bad.Setting]; ok {
-			msg := flag + ": " + bad.Msg
-			if hint, ok := settingHints[bad.Setting]; ok {
-				msg += "; " + hint
-			}
-			return usageError{msg}
+	if !errors.As(err, &bad) {
+		return usageError{err.Error()}
+	}
+	flag, ok := settingFlags[bad.Setting]
+	if !ok {
+		return usageError{err.Error()}
+	}
+	msg := flag + ": " + bad.Text(shortFlag)
+	if bad.Needs != "" {
+		msg += " (add " + shortFlag(bad.Needs) + ")"
+		if hint, ok := neededHints[bad.Setting]; ok {
+			msg += "; " + hint
 		}
 	}
-	return usageError{err.Error()}
+	if hint, ok := settingHints[bad.Setting]; ok {
+		msg += "; " + hint
+	}
+	return usageError{msg}
+}
+
+// shortFlag is the first spelling of the flag that sets setting ("-c"
+// for connections), as a message names it in passing; a setting no flag
+// sets is named as it is.
+func shortFlag(setting string) string {
+	flag, ok := settingFlags[setting]
+	if !ok {
+		return setting
+	}
+	short, _, _ := strings.Cut(flag, "/")
+	return short
 }
 
 func parseTarget(s string) (*url.URL, error) {
@@ -185,7 +211,7 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
-	c.HTTP2, c.Streams = o.http2, 1
+	c.Protocol, c.Streams = o.protocol(), 1
 	if o.streams != "" {
 		if n, err = parseCount(o.streams); err != nil || n < 1 {
 			return badFlag("--streams", orMin(err, o.streams))
@@ -194,6 +220,14 @@ func (o *options) shape(c *engine.Config) error {
 	}
 	c.Engine = o.engine
 	return nil
+}
+
+// protocol is the protocol the flags choose: HTTP/2 with --http2.
+func (o *options) protocol() engine.Protocol {
+	if o.http2 {
+		return engine.HTTP2
+	}
+	return engine.HTTP1
 }
 
 // orMin explains a value that parsed but is zero.
