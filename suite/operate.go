@@ -41,7 +41,7 @@ func (r *runner) operation(ctx context.Context, i int) error {
 		return fmt.Errorf("operation %s: %w", op.name, err)
 	}
 	res.Config = op.runConfig(cfg)
-	r.scrubResult(&res)
+	res.Scrub(r.x.scrub) // the expanded ${VAR} values, in every stage and run
 	out.Result = &res
 	out.CheckFailures, out.CheckCauses = op.failedChecks(res)
 	r.failed[i] = out.CheckFailures > 0
@@ -78,10 +78,6 @@ func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
 	}
 	return rc
 }
-
-// scrubResult removes expanded ${VAR} values from the free text of a
-// result, in every stage and run.
-func (r *runner) scrubResult(res *stats.Result) { redact.Result(res, r.x.scrub) }
 
 // progressLine tells how a run went, in one line.
 func progressLine(s *Suite, run RunResult, done, total int) string {
