@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/units"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
@@ -68,7 +69,7 @@ func writeThreadStats(ew *Printer, r stats.Result) {
 		ew.Printf("    %-10s%8s%10s%9s%9s\n", "Latency", absent, absent, absent, absent)
 	}
 	t := r.ThreadRate
-	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
+	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, units.Metric)
 }
 
 // writeStatsRow is wrk's print_stats.
