@@ -99,6 +99,3 @@ func (m *LastHeader) remember(header []byte, status, length int, closeConn bool)
 	m.date, m.dateEnd = dateValue(m.raw)
 	m.status, m.length, m.closeConn = status, length, closeConn
 }
-
-// Hits is how many responses the last header recognised, for tests.
-func (m *LastHeader) Hits() int { return m.hits }

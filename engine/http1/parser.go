@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"sync"
-	"sync/atomic"
 
 	"github.com/valyala/fasthttp"
 )
@@ -413,21 +412,7 @@ func (hp *HeaderParser) read(head []byte) bool {
 // connection holds a parser only while it parses, not while it waits.
 type HeaderParsers struct{ own *HeaderParser }
 
-var parserPool = sync.Pool{New: func() any { parsersMade.Add(1); return newHeaderParser() }}
-
-// parsersMade counts the pooled header parsers made, for tests.
-var parsersMade atomic.Int64
-
-// ParsersMade is how many pooled header parsers were made so far; with
-// DrainPool, tests count the parsers a load needed.
-func ParsersMade() int64 { return parsersMade.Load() }
-
-// DrainPool takes pooled parsers until the pool has to make one.
-func DrainPool() {
-	for made := parsersMade.Load(); parsersMade.Load() == made; {
-		parserPool.Get()
-	}
-}
+var parserPool = sync.Pool{New: func() any { return newHeaderParser() }}
 
 // OwnParsers lends an event loop's own header parser, and the pool's
 // when a second is needed at once.
