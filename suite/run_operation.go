@@ -3,14 +3,11 @@ package suite
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
-	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // operation measures operation i with the server watched: its CPU time
@@ -77,19 +74,4 @@ func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))
 	}
 	return rc
-}
-
-// progressLine tells how a run went, in one line.
-func progressLine(s *Suite, run RunResult, done, total int) string {
-	var failures int64
-	for _, op := range run.Operations {
-		failures += op.CheckFailures
-	}
-	return strings.Join([]string{
-		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
-		"startup " + render.FormatTime(1e6*(run.StartupS)),
-		"idle RSS " + render.FormatBytes(float64(run.IdleRSSBytes)),
-		english.Plural(len(s.ops), "operation"),
-		english.Plural(int(failures), "check failure"),
-	}, ", ")
 }
