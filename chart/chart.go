@@ -46,8 +46,9 @@ const (
 	lineWidth  = 1.6
 )
 
-// svgFonts replaces the SVG's bare font family: Liberation Sans has the
-// metrics of Arial, so a viewer without it still lays the text out right.
+// svgFontFallback replaces the SVG's bare font family svgFont: Liberation
+// Sans has the metrics of Arial, so a viewer without it still lays the text
+// out right.
 const (
 	svgFont         = "font-family:Liberation Sans;"
 	svgFontFallback = "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"

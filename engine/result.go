@@ -5,9 +5,9 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pummel-dev/pummel/internal/units"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
-	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // result merges the measured phases' recorders: the closed-loop run, or
@@ -67,7 +67,7 @@ func scheduleWarnings(st stats.Result) []string {
 		mean = " (the ramp's mean)"
 	}
 	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s%s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
-		st.AchievedRate, st.TargetRate, mean, late, sent, render.FormatTime(float64(record.LateSend.Microseconds())), render.FormatTime(st.ScheduleLag.P99))}
+		st.AchievedRate, st.TargetRate, mean, late, sent, units.Time(float64(record.LateSend.Microseconds())), units.Time(st.ScheduleLag.P99))}
 }
 
 // targetRate is this process's target in open-loop stage i, its mean rate

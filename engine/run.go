@@ -37,7 +37,7 @@ type load struct {
 	sent   *Config
 	digest string // requestDigest of cfg
 	dialer *dialer
-	// deadlineSlack is how late a timeout may be detected; see conn.deadline.
+	// deadlineSlack is how late a timeout may be detected; see goConn.deadline.
 	deadlineSlack time.Duration
 	ctx           context.Context // cancelled when the run stops
 	cancel        context.CancelFunc

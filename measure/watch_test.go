@@ -87,7 +87,7 @@ func TestStepKeepsWatching(t *testing.T) {
 		if !<-sampled {
 			t.Fatalf("step %d: no sample taken by the watcher during the step", step)
 		}
-		if !sampledAfter(pw, len(pw.Series())) || pw.Exited() {
+		if !sampledAfter(pw, len(pw.Series())) || pw.Usage().ExitedDuringLoad {
 			t.Fatalf("step %d: the watch ended with the step", step)
 		}
 	}

@@ -62,12 +62,6 @@ func (w *Watcher) usageLocked() stats.ServerUsage {
 	return u
 }
 
-// Exited reports whether the process has been found gone (exited, or a
-// zombie waiting to be reaped) by a sample so far.
-func (w *Watcher) Exited() bool {
-	return w.isExited()
-}
-
 // Series returns a copy of the samples taken so far, oldest first: the RSS
 // (and CPU) time series of the process, for charts.
 func (w *Watcher) Series() []Sample {

@@ -155,6 +155,8 @@ func (w *Watcher) sampleLocked(then func(r reading)) reading {
 	return r
 }
 
+// isExited reports whether the process has been found gone (exited, or a
+// zombie waiting to be reaped) by a sample so far.
 func (w *Watcher) isExited() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -131,7 +131,7 @@ func TestWatchReportsAProcessThatExits(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.StartLoad()
-			waitFor(t, w.Exited, 3*time.Second)
+			waitFor(t, w.isExited, 3*time.Second)
 			w.EndLoad()
 			u := w.Stop()
 			if !u.ExitedDuringLoad || u.ExitS == nil || *u.ExitS <= 0 || *u.ExitS > 3 || !slices.Contains(tt.reasons, u.ExitReason) {

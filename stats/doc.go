@@ -2,7 +2,7 @@
 // plain data whose struct tags are the JSON schema of `pummel -o
 // result.json`, documented field by field in result.go. It builds a Result
 // from the workers' recorders once the load is over (Merge), reads and
-// writes it as JSON (ReadJSON, WriteJSON), checks a saved one (Validate)
+// writes it as JSON (WriteJSON, NextJSON), checks a saved one (Validate)
 // and combines several exactly, histograms merged, never averaged: runs
 // one after another, rate stages, parts of a sharded load (Combine).
 //

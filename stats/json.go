@@ -9,7 +9,7 @@ import (
 
 // WriteJSON writes r as one indented JSON object followed by a newline: the
 // schema documented on Result, which `pummel report` and `pummel compare`
-// read back with ReadJSON. HTML characters are not escaped, so URLs and
+// read back with NextJSON. HTML characters are not escaped, so URLs and
 // commands stay readable ("&", not "\u0026").
 func WriteJSON(w io.Writer, r Result) error {
 	if err := EncodeJSON(w, r); err != nil {
@@ -27,17 +27,12 @@ func EncodeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// ReadJSON decodes one result written by WriteJSON. Fields it does not know
-// are ignored, so that a result saved by a newer pummel still reads; a
-// missing field keeps its zero value, and a result without a response
-// has no latency. null is refused; Result.Validate checks the rest.
-func ReadJSON(rd io.Reader) (Result, error) {
-	return NextJSON(json.NewDecoder(rd))
-}
-
-// NextJSON decodes the next result from dec, as ReadJSON does: one of
-// several written one after another (the logs of several parts of a
-// sharded load).
+// NextJSON decodes the next result written by WriteJSON from dec: a
+// file's one result, or one of several written one after another (the
+// logs of several parts of a sharded load). Fields it does not know are
+// ignored, so that a result saved by a newer pummel still reads; a
+// missing field keeps its zero value, and a result without a response has
+// no latency. null is refused; Result.Validate checks the rest.
 func NextJSON(dec *json.Decoder) (Result, error) {
 	var r *Result
 	if err := dec.Decode(&r); err != nil {

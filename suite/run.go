@@ -4,16 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pummel-dev/pummel/environment"
+	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // Options configures Run.
@@ -80,6 +81,21 @@ func (rep *Result) runAll(ctx context.Context, s *Suite, opt Options) error {
 	return nil
 }
 
+// progressLine tells how a run went, in one line.
+func progressLine(s *Suite, run RunResult, done, total int) string {
+	var failures int64
+	for _, op := range run.Operations {
+		failures += op.CheckFailures
+	}
+	return strings.Join([]string{
+		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
+		"startup " + render.FormatTime(1e6*(run.StartupS)),
+		"idle RSS " + render.FormatBytes(float64(run.IdleRSSBytes)),
+		english.Plural(len(s.ops), "operation"),
+		english.Plural(int(failures), "check failure"),
+	}, ", ")
+}
+
 // newResult starts the result: the plan and the environment.
 func newResult(s *Suite, opt Options) *Result {
 	rep := &Result{Name: s.Name, PlanFile: s.File, Plan: s.Plan, Modes: s.Modes(), RunsPerMode: s.Runs}
@@ -131,56 +147,3 @@ func (run *RunResult) fillEnvironment(env stats.Environment) {
 		}
 	}
 }
-
-// runOnce is one run: a fresh server with a fresh port and temporary
-// directory, startup, idle RSS, the operations, RSS after, stop, clean up.
-func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunResult, error) {
-	rep := RunResult{Mode: m.name, Run: n}
-	port, err := freePort()
-	if err != nil {
-		return rep, err
-	}
-	tmp, err := os.MkdirTemp("", "pummel-suite-")
-	if err != nil {
-		return rep, fmt.Errorf("creating {tmpdir}: %w", err)
-	}
-	rep.Tmpdir = tmp
-	x := &expander{port: strconv.Itoa(port), tmpdir: tmp, lookupEnv: os.LookupEnv}
-	r := &runner{suite: s, x: x, rep: &rep, failed: make([]bool, len(s.ops))}
-	err = r.run(ctx, m, logPath(opt.Dir, m.name, n))
-	if rerr := os.RemoveAll(tmp); rerr != nil {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("removing {tmpdir}: %v", rerr))
-	}
-	if err != nil {
-		err = scrubbed{err: err, msg: x.scrub(err.Error())}
-		rep.Error = err.Error()
-	}
-	return rep, err
-}
-
-func logPath(dir, mode string, n int) string {
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "logs", fmt.Sprintf("%s-%d.log", mode, n))
-}
-
-// freePort returns a TCP port free on the loopback interface just now.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("choosing {port}: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// scrubbed is an error whose message had the values of ${VAR} references
-// replaced.
-type scrubbed struct {
-	err error
-	msg string
-}
-
-func (e scrubbed) Error() string { return e.msg }
-func (e scrubbed) Unwrap() error { return e.err }

@@ -73,10 +73,10 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 	load := &loader{opts: &o, rec: rec, stdout: stdout, stderr: stderr}
 	app := &cli.App{
 		Name:  "pummel",
-		Usage: "an HTTP/1.1 load generator",
+		Usage: "an HTTP/1.1 and HTTP/2 load generator",
 		UsageText: "pummel [run] [flags] URL [-- SCRIPT ARGS]\n" +
 			"pummel COMMAND [flags] [ARGS]    (pummel help COMMAND, or pummel COMMAND -h, for one)",
-		Description: "pummel loads an HTTP/1.1 server as wrk, ab, hey and Vegeta do, with their command lines, " +
+		Description: "pummel loads an HTTP/1.1 or HTTP/2 server as wrk, ab, hey and Vegeta do, with their command lines, " +
 			"counts every request once, watches the server under test (RSS, CPU, startup) and writes results " +
 			"as text, JSON or markdown. Exit codes: 0 done; 1 the run could not be carried out; " +
 			"2 bad usage or input; 3 a --threshold (or a plan's check) failed; 130 interrupted.",

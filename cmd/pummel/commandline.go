@@ -114,6 +114,6 @@ func (r commandLine) redactRequest(rc *stats.Config) {
 // causes, warnings, exit reasons), in every stage, run and step.
 func (r commandLine) scrub(res *stats.Result) {
 	if !r.show {
-		redact.Result(res, r.text)
+		res.Scrub(r.text)
 	}
 }

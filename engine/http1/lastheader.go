@@ -16,7 +16,7 @@ const maxLastHeader = 1 << 10
 // the empty line that ends it, and remembers it only when fasthttp
 // consumed all of it. A buffer that starts with those bytes starts with
 // that same header, but for the Date value below. fasthttp parses a copy
-// (see headerParser), so the remembered bytes are the ones that arrived.
+// (see HeaderParser), so the remembered bytes are the ones that arrived.
 //
 // The value of the Date field may differ: it changes every second, and at
 // 10,000 connections a connection sees only a few responses a second, so
@@ -99,6 +99,3 @@ func (m *LastHeader) remember(header []byte, status, length int, closeConn bool)
 	m.date, m.dateEnd = dateValue(m.raw)
 	m.status, m.length, m.closeConn = status, length, closeConn
 }
-
-// Hits is how many responses the last header recognised, for tests.
-func (m *LastHeader) Hits() int { return m.hits }

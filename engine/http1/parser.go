@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"sync"
-	"sync/atomic"
 
 	"github.com/valyala/fasthttp"
 )
@@ -43,7 +42,7 @@ const (
 // feed it, so they frame and classify responses alike.
 //
 // Only a response header must be whole in one buffer, to be parsed by
-// fasthttp (or recognised as the last header); feed says when it is not,
+// fasthttp (or recognised as the last header); Feed says when it is not,
 // and the caller keeps the partial header and feeds it again with what
 // follows. Bodies are consumed as they arrive and kept only when a check
 // or a script needs them.
@@ -53,23 +52,23 @@ type Parser struct {
 	remaining int64
 	// chunkDigits counts a chunk size's hex digits, to bound it.
 	chunkDigits int
-	// status and closeConn describe the response being read.
+	// Status and CloseConn describe the response being read.
 	Status    int
 	CloseConn bool
 	// interim is set while the header just read was an interim (1xx)
 	// response's: the final response follows.
 	interim bool
-	// head is true when the request the next response answers is HEAD:
+	// Head is true when the request the next response answers is HEAD:
 	// that response has no body. The connection sets it for each response
 	// when a script makes the requests, whose methods may differ.
 	Head bool
-	// keepBody keeps up to maxKeptBody of each body in body.
+	// KeepBody keeps up to MaxKeptBody of each body in Body.
 	KeepBody bool
 	Body     []byte
-	// headers, when set, receives a copy of each parsed header's fields
+	// Headers, when set, receives a copy of each parsed header's fields
 	// (a script's response() wants them); the last header is then not used.
 	Headers func(*fasthttp.ResponseHeader)
-	// last is the last header parsed, shared by the connections of an
+	// Last is the last header parsed, shared by the connections of an
 	// event loop (they talk to one server, one at a time), a connection's
 	// own in the goroutine transport; nil: none.
 	Last *LastHeader
@@ -84,10 +83,10 @@ const (
 )
 
 // Feed consumes bytes of b and returns how many, and whether a response
-// ended there (its status and closeConn are in p). When it returns
-// needMore with n < len(b), b[n:] is the start of a header: feed it again
+// ended there (its Status and CloseConn are in p). When it returns
+// NeedMore with n < len(b), b[n:] is the start of a header: feed it again
 // with more bytes after it. A body delimited by the connection's close
-// ends only at closed.
+// ends only at Closed.
 func (p *Parser) Feed(b []byte, hp *HeaderParsers) (n int, ev Event, err error) {
 	for n < len(b) {
 		if p.state == inHead {
@@ -413,21 +412,7 @@ func (hp *HeaderParser) read(head []byte) bool {
 // connection holds a parser only while it parses, not while it waits.
 type HeaderParsers struct{ own *HeaderParser }
 
-var parserPool = sync.Pool{New: func() any { parsersMade.Add(1); return newHeaderParser() }}
-
-// parsersMade counts the pooled header parsers made, for tests.
-var parsersMade atomic.Int64
-
-// ParsersMade is how many pooled header parsers were made so far; with
-// DrainPool, tests count the parsers a load needed.
-func ParsersMade() int64 { return parsersMade.Load() }
-
-// DrainPool takes pooled parsers until the pool has to make one.
-func DrainPool() {
-	for made := parsersMade.Load(); parsersMade.Load() == made; {
-		parserPool.Get()
-	}
-}
+var parserPool = sync.Pool{New: func() any { return newHeaderParser() }}
 
 // OwnParsers lends an event loop's own header parser, and the pool's
 // when a second is needed at once.

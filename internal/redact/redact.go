@@ -20,12 +20,6 @@ func URL(s string) string { return (*Secrets)(nil).URL(s) }
 // stays as written.
 func URLTemplate(s string) string { return (*Secrets)(nil).url(s, true) }
 
-// Command returns a command line (such as --exec's) with secrets replaced:
-// the values of flags named like secrets (--api-key=v, --api-key v),
-// of NAME=value assignments and name=value&… pairs with secret names,
-// of "Name: value" headers, and URL userinfo and secret query values.
-func Command(s string) string { return (*Secrets)(nil).Command(s) }
-
 // Header is the package's Header, also remembering the secret value.
 func (s *Secrets) Header(h string) string {
 	name, value, ok := strings.Cut(h, ":")
@@ -93,7 +87,11 @@ func (s *Secrets) pairs(q string, refs bool) string {
 	return strings.Join(parts, "&")
 }
 
-// Command is the package's Command, also remembering the secret values.
+// Command returns a command line (such as --exec's) with secrets replaced,
+// remembering the secret values: the values of flags named like secrets
+// (--api-key=v, --api-key v), of NAME=value assignments and name=value&…
+// pairs with secret names, of "Name: value" headers, and URL userinfo and
+// secret query values.
 func (s *Secrets) Command(c string) string {
 	var b strings.Builder
 	secretNext := false // the previous word was a secret flag awaiting its value

@@ -92,7 +92,7 @@ func TestCommand(t *testing.T) {
 		{"a=1&token=t2", "a=1&token=REDACTED"},
 	}
 	for _, tt := range tests {
-		if got := Command(tt.in); got != tt.want {
+		if got := new(Secrets).Command(tt.in); got != tt.want {
 			t.Errorf("Command(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/english"
+	"github.com/pummel-dev/pummel/internal/units"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -95,7 +96,7 @@ func testParts(c stats.Config) []string {
 // ("500ms", "1.5s") otherwise, where wrk's format would round it away.
 func testDuration(s float64) string {
 	if s >= 1 && s == math.Trunc(s) {
-		return formatTimeS(s)
+		return units.WholeSeconds(s)
 	}
 	return FormatDuration(time.Duration(s * float64(time.Second)))
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/internal/units"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
@@ -68,7 +69,7 @@ func writeThreadStats(ew *Printer, r stats.Result) {
 		ew.Printf("    %-10s%8s%10s%9s%9s\n", "Latency", absent, absent, absent, absent)
 	}
 	t := r.ThreadRate
-	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, formatMetric)
+	writeStatsRow(ew, "Req/Sec", t.Mean, t.Stdev, t.Max, t.WithinStdevPct, units.Metric)
 }
 
 // writeStatsRow is wrk's print_stats.
@@ -94,10 +95,10 @@ func writeLatencyDistribution(ew *Printer, l *stats.Latency) {
 }
 
 // writeWrkTotals prints wrk's totals block. Its "N requests in T, X read"
-// line prints X in MiB (FormatBytes), not wrk's "MB": docs/output.md#units
-// decided that only the Transfer/sec line keeps wrk's spelling, later than
-// DESIGN.md's "superset of wrk's, line for line". The goldens
-// (TestRenderersGolden) pin both units.
+// line prints X in MiB (FormatBytes), not wrk's "MB": of the text that is
+// otherwise wrk's line for line, only the Transfer/sec line keeps wrk's
+// spelling (docs/output.md#units). The goldens (TestRenderersGolden) pin
+// both units.
 func writeWrkTotals(ew *Printer, r stats.Result) {
 	ew.Printf("  %d requests in %s, %s read\n", r.Requests, FormatTime(r.DurationS*1e6), FormatBytes(float64(r.BytesRead)))
 	if e := r.Errors; e.Socket() > 0 {

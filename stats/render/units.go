@@ -7,53 +7,14 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/pummel-dev/pummel/internal/units"
 )
-
-// unitTable is one of wrk's unit tables (src/units.c): a value is divided by
-// scale and moves to the next unit while it is at least 85% of scale.
-type unitTable struct {
-	scale float64
-	base  string
-	units []string
-}
-
-// wrk's four tables. wrk's loop stops when the unit after the current one is
-// NULL, so the last unit of each table is never printed: microseconds top out
-// at "ms" (seconds go through secondUnits instead), seconds at "m" (an hour
-// prints as "60.00m"), bytes and counts at "T". That quirk is kept on
-// purpose, so that pummel prints exactly what wrk prints.
-var (
-	microsecondUnits = unitTable{scale: 1000, base: "us", units: []string{"ms", "s"}}
-	secondUnits      = unitTable{scale: 60, base: "s", units: []string{"m", "h"}}
-	binaryUnits      = unitTable{scale: 1024, base: "", units: []string{"K", "M", "G", "T", "P"}}
-	metricUnits      = unitTable{scale: 1000, base: "", units: []string{"k", "M", "G", "T", "P"}}
-)
-
-// iecUnits is binaryUnits spelled as IEC 80000-13 spells powers of 1024
-// (KiB, MiB, GiB), so that a size printed by pummel reads the same as it
-// is typed: "64MiB" on the command line is the 64.00MiB printed.
-var iecUnits = unitTable{scale: 1024, base: "B", units: []string{"KiB", "MiB", "GiB", "TiB", "PiB"}}
-
-// format reproduces wrk's format_units: n scaled down, printed with
-// precision digits and followed by its unit.
-func (t unitTable) format(n float64, precision int) string {
-	amt, unit := n, t.base
-	threshold := t.scale * 0.85
-	for i := 0; i+1 < len(t.units) && amt >= threshold; i++ {
-		amt /= t.scale
-		unit = t.units[i]
-	}
-	return fmt.Sprintf("%.*f%s", precision, amt, unit)
-}
 
 // FormatTime formats a duration in microseconds as wrk's format_time_us:
-// "635.91us", "0.89ms", "1.50s", "10.00m".
-func FormatTime(us float64) string {
-	if us >= 1e6 {
-		return secondUnits.format(us/1e6, 2)
-	}
-	return microsecondUnits.format(us, 2)
-}
+// "635.91us", "0.89ms", "1.50s", "10.00m" (units.Time, which the engine
+// also names times with).
+func FormatTime(us float64) string { return units.Time(us) }
 
 // FormatDuration prints d as Go does, as Vegeta's report and the progress
 // line show durations ("4.9912s", "1.2ms"), but with microseconds spelt
@@ -63,28 +24,17 @@ func FormatDuration(d time.Duration) string {
 	return strings.Replace(d.String(), "µs", "us", 1)
 }
 
-// formatTimeS formats whole seconds as wrk's format_time_s, for the
-// "Running 10s test" header: "10s", "1m", "10m".
-func formatTimeS(s float64) string { return secondUnits.format(s, 0) }
-
-// formatBinary formats a byte count with 1024-based units and no "B", as
-// wrk's format_binary: "512.00", "1.78G".
-func formatBinary(n float64) string { return binaryUnits.format(n, 2) }
-
-// formatMetric formats a count with 1000-based units, as wrk's
-// format_metric: "56.20k".
-func formatMetric(n float64) string { return metricUnits.format(n, 2) }
-
 // FormatBytes formats a byte count (or a rate in bytes per second) in
 // 1024-based units named as such, with two decimals: "512.00B", "1.50KiB",
-// "17.76GiB". Every renderer formats bytes with it, so sizes read the same
-// everywhere; only wrk's Transfer/sec line keeps wrk's spelling (wrkBytes).
-func FormatBytes(n float64) string { return iecUnits.format(n, 2) }
+// "17.76GiB" (units.Bytes). Every renderer formats bytes with it, so sizes
+// read the same everywhere; only wrk's Transfer/sec line keeps wrk's
+// spelling (wrkBytes).
+func FormatBytes(n float64) string { return units.Bytes(n) }
 
 // wrkBytes formats a byte rate as wrk's Transfer/sec line does, "840.06KB":
 // wrk's "MB" is 2^20 bytes. Scripts that read wrk's output grep that line,
 // so it keeps wrk's spelling; every other size is FormatBytes's.
-func wrkBytes(n float64) string { return formatBinary(n) + "B" }
+func wrkBytes(n float64) string { return units.Binary(n) + "B" }
 
 // FormatSignificant prints v with three significant digits, never cutting
 // the whole part, and without trailing zeros: "23.4", "0.123", "12346",

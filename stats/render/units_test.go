@@ -3,90 +3,22 @@ package render
 import (
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/units"
 )
 
-// The expected strings below are worked out by hand from wrk's src/units.c:
-// a value moves to the next unit while it is at least 85% of the scale and
-// the unit after the next one exists, then prints with "%.*f%s".
-
-func TestFormatTimeUs(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		us   float64
-		want string
-	}{
-		{"zero", 0, "0.00us"},
-		{"microseconds", 635.91, "635.91us"},
-		{"just under 85% of a millisecond", 849.99, "849.99us"},
-		{"85% of a millisecond", 850, "0.85ms"},
-		{"wrk README stdev", 890, "0.89ms"},
-		{"milliseconds", 12920, "12.92ms"},
-		{"ms is the last unit of the us table", 999_999, "1000.00ms"},
-		{"a second switches to the seconds table", 1e6, "1.00s"},
-		{"seconds", 1.5e6, "1.50s"},
-		{"wrk run time", 10.0037e6, "10.00s"},
-		{"85% of a minute", 51e6, "0.85m"},
-		{"ten minutes", 600e6, "10.00m"},
-		{"h is never reached", 7200e6, "120.00m"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := FormatTime(tt.us); got != tt.want {
-				t.Errorf("FormatTime(%v) = %q, want %q", tt.us, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestFormatTimeS(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		s    float64
-		want string
-	}{
-		{"ten seconds", 10, "10s"},
-		{"just under 85% of a minute", 50, "50s"},
-		{"85% of a minute rounds to one", 51, "1m"},
-		{"a minute", 60, "1m"},
-		{"ties round to even as in C", 90, "2m"},
-		{"two and a half minutes", 150, "2m"},
-		{"ten minutes", 600, "10m"},
-		{"an hour stays in minutes", 3600, "60m"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := formatTimeS(tt.s); got != tt.want {
-				t.Errorf("formatTimeS(%v) = %q, want %q", tt.s, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestFormatSizesAndNumbers: wrk's tables, the sizes pummel prints in
-// binary units, and the short numbers of threshold values.
+// TestFormatSizesAndNumbers: the sizes pummel prints (units' tables, tested
+// in internal/units), wrk's Transfer/sec spelling, and the short numbers of
+// threshold values.
 func TestFormatSizesAndNumbers(t *testing.T) {
-	const k, m, g, tb = 1 << 10, 1 << 20, 1 << 30, 1 << 40
+	const m = 1 << 20
 	for _, tt := range []struct {
 		name   string
 		format func(float64) string
 		n      float64
 		want   string
 	}{
-		{"binary zero", formatBinary, 0, "0.00"},
-		{"binary under 85% of 1024", formatBinary, 870, "870.00"},
-		{"binary at 85% of 1024", formatBinary, 871, "0.85K"},
-		{"binary megabytes", formatBinary, 134.46 * m, "134.46M"},
-		{"binary gigabytes", formatBinary, 17.76 * g, "17.76G"},
-		{"binary T is the last unit", formatBinary, 1024 * tb, "1024.00T"},
-		{"metric rounds up into the next unit", formatMetric, 999, "1.00k"},
-		{"metric under 85% of 1000", formatMetric, 849, "849.00"},
-		{"metric thousands", formatMetric, 56_200, "56.20k"},
-		{"metric millions", formatMetric, 2_246_229, "2.25M"},
-		{"metric T is the last unit", formatMetric, 1e15, "1000.00T"},
 		{"bytes in MiB, never MB", FormatBytes, 134.46 * m, "134.46MiB"},
-		{"bytes below a KiB", FormatBytes, 512, "512.00B"},
-		{"bytes in KiB", FormatBytes, 1.5 * k, "1.50KiB"},
-		{"issue 27: 18,374,656 bytes", FormatBytes, 18_374_656, "17.52MiB"},
-		{"machine memory in GiB", FormatBytes, 8_323_002_368, "7.75GiB"},
-		{"bytes: TiB is the last unit", FormatBytes, 1024 * tb, "1024.00TiB"},
 		{"wrk's Transfer/sec keeps wrk's MB", wrkBytes, 134.46 * m, "134.46MB"},
 		{"three digits", FormatSignificant, 23.4123, "23.4"},
 		{"below one", FormatSignificant, 0.1234, "0.123"},
@@ -165,10 +97,10 @@ func TestPrintUnits(t *testing.T) {
 	}{
 		{"two-letter unit fills the column", 635.91, FormatTime, 8, "635.91us"},
 		{"two-letter unit right-aligned", 890, FormatTime, 10, "    0.89ms"},
-		{"one-letter unit gets one space after", 56_200, formatMetric, 8, " 56.20k "},
+		{"one-letter unit gets one space after", 56_200, units.Metric, 8, " 56.20k "},
 		{"seconds get one space after", 1.5e6, FormatTime, 8, "  1.50s "},
-		{"no unit gets two spaces after", 12, formatMetric, 9, "  12.00  "},
-		{"too wide is cut as by %*.*s", 1e15, formatMetric, 8, "1000.00 "},
+		{"no unit gets two spaces after", 12, units.Metric, 9, "  12.00  "},
+		{"too wide is cut as by %*.*s", 1e15, units.Metric, 8, "1000.00 "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := printUnits(tt.n, tt.format, tt.width); got != tt.want {

@@ -4,12 +4,71 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 )
+
+// runOnce is one run: a fresh server with a fresh port and temporary
+// directory, startup, idle RSS, the operations, RSS after, stop, clean up.
+func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunResult, error) {
+	rep := RunResult{Mode: m.name, Run: n}
+	port, err := freePort()
+	if err != nil {
+		return rep, err
+	}
+	tmp, err := os.MkdirTemp("", "pummel-suite-")
+	if err != nil {
+		return rep, fmt.Errorf("creating {tmpdir}: %w", err)
+	}
+	rep.Tmpdir = tmp
+	x := &expander{port: strconv.Itoa(port), tmpdir: tmp, lookupEnv: os.LookupEnv}
+	r := &runner{suite: s, x: x, rep: &rep, failed: make([]bool, len(s.ops))}
+	err = r.run(ctx, m, logPath(opt.Dir, m.name, n))
+	if rerr := os.RemoveAll(tmp); rerr != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("removing {tmpdir}: %v", rerr))
+	}
+	if err != nil {
+		err = scrubbed{err: err, msg: x.scrub(err.Error())}
+		rep.Error = err.Error()
+	}
+	return rep, err
+}
+
+// logPath is where run n of mode keeps its server's log: in dir's logs,
+// or "" (a new temporary file) without a dir.
+func logPath(dir, mode string, n int) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "logs", fmt.Sprintf("%s-%d.log", mode, n))
+}
+
+// freePort returns a TCP port free on the loopback interface just now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("choosing {port}: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// scrubbed is an error whose message had the values of ${VAR} references
+// replaced.
+type scrubbed struct {
+	err error
+	msg string
+}
+
+func (e scrubbed) Error() string { return e.msg }
+func (e scrubbed) Unwrap() error { return e.err }
 
 // runner carries out one run against one server process.
 type runner struct {

@@ -1,13 +1,14 @@
-package redact
+package stats_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
 )
 
-func TestResultScrubsEveryFreeText(t *testing.T) {
+func TestScrubReachesEveryFreeText(t *testing.T) {
 	const secret = "s3cret"
 	leaf := func() stats.Result {
 		return stats.Result{
@@ -21,7 +22,7 @@ func TestResultScrubsEveryFreeText(t *testing.T) {
 	res := leaf()
 	res.Capacity = &stats.Capacity{Why: "cap " + secret, Stopped: "stopped " + secret}
 	res.Stages, res.Runs, res.Steps = []stats.Result{leaf()}, []stats.Result{leaf()}, []stats.Result{leaf()}
-	Result(&res, func(s string) string { return strings.ReplaceAll(s, secret, Redacted) })
+	res.Scrub(func(s string) string { return strings.ReplaceAll(s, secret, redact.Redacted) })
 	check := func(path string, r stats.Result) {
 		if got := r.ErrorCauses["read"]["bad REDACTED"]; got != 3 {
 			t.Errorf("%s: causes %v, want the two merged into 3", path, r.ErrorCauses)

@@ -3,13 +3,10 @@ package suite
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats"
-	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // operation measures operation i with the server watched: its CPU time
@@ -40,7 +37,7 @@ func (r *runner) operation(ctx context.Context, i int) error {
 		return fmt.Errorf("operation %s: %w", op.name, err)
 	}
 	res.Config = op.runConfig(cfg)
-	r.scrubResult(&res)
+	res.Scrub(r.x.scrub) // the expanded ${VAR} values, in every stage and run
 	out.Result = &res
 	out.CheckFailures, out.CheckCauses = op.failedChecks(res)
 	r.failed[i] = out.CheckFailures > 0
@@ -76,23 +73,4 @@ func (op *recordedConfig) runConfig(cfg engine.Config) stats.Config {
 		rc.Headers = append(rc.Headers, redact.Header(h.Name+": "+h.Value))
 	}
 	return rc
-}
-
-// scrubResult removes expanded ${VAR} values from the free text of a
-// result, in every stage and run.
-func (r *runner) scrubResult(res *stats.Result) { redact.Result(res, r.x.scrub) }
-
-// progressLine tells how a run went, in one line.
-func progressLine(s *Suite, run RunResult, done, total int) string {
-	var failures int64
-	for _, op := range run.Operations {
-		failures += op.CheckFailures
-	}
-	return strings.Join([]string{
-		fmt.Sprintf("pummel suite: run %d/%d: mode %s, run %d", done, total, run.Mode, run.Run),
-		"startup " + render.FormatTime(1e6*(run.StartupS)),
-		"idle RSS " + render.FormatBytes(float64(run.IdleRSSBytes)),
-		english.Plural(len(s.ops), "operation"),
-		english.Plural(int(failures), "check failure"),
-	}, ", ")
 }
