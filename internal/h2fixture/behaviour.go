@@ -118,9 +118,12 @@ type Behaviour struct {
 
 	// The hostile servers of hostile.go: each is all the server does.
 
-	// FloodPings sends the server's SETTINGS and then PING frames as fast
-	// as the connection takes them, and never reads again, so the client's
-	// acks pile up on its side. It stops when the connection breaks.
+	// FloodPings sends the server's SETTINGS (with the largest initial
+	// window) and a WINDOW_UPDATE that opens the connection's window as
+	// wide, so that a request body is held by nothing but the socket, then
+	// PING frames as fast as the connection takes them; it never reads
+	// again, so the client's acks (and any request) pile up on its side.
+	// It stops when the connection breaks.
 	FloodPings bool
 	// FloodSettings is FloodPings with empty SETTINGS frames, each of
 	// which the client must ack.

@@ -70,7 +70,8 @@ func (c *conn) hostile() bool {
 	case c.b.NoSettings:
 		_, _ = io.Copy(io.Discard, c.br)
 	case c.b.FloodPings, c.b.FloodSettings:
-		c.writeSettings()
+		_ = c.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: maxWindow})
+		_ = c.fr.WriteWindowUpdate(0, maxWindow-defaultWindow)
 		if c.bw.Flush() == nil {
 			flood(c.nc, c.s.flood)
 		}

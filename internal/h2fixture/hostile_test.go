@@ -52,8 +52,12 @@ func TestFloods(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Start(t, tc.b)
 			c := dial(t, s.Addr(), s.ClientTLS(), bigWindow)
-			if f, ok := c.readFrame().(*http2.SettingsFrame); !ok || f.IsAck() {
-				t.Fatalf("first frame %v, want the server's SETTINGS", f)
+			if f, ok := c.readFrame().(*http2.SettingsFrame); !ok || f.IsAck() || f.NumSettings() != 1 ||
+				f.Setting(0) != (http2.Setting{ID: http2.SettingInitialWindowSize, Val: maxWindow}) {
+				t.Fatalf("first frame %v, want the server's SETTINGS with an initial window of 2^31-1", f)
+			}
+			if f, ok := c.readFrame().(*http2.WindowUpdateFrame); !ok || f.StreamID != 0 || f.Increment != maxWindow-defaultWindow {
+				t.Fatalf("second frame %v, want a WINDOW_UPDATE opening the connection's window to 2^31-1", f)
 			}
 			const n = 3 * floodFrames // more than one write's worth
 			for i := range n {
