@@ -25,13 +25,17 @@ const maxWindow = 1<<31 - 1
 // ResetConnAfter) counts the streams opened on one connection. Start
 // refuses combinations that could not do what they say:
 //
-//   - NoSettings combines with nothing but TLS.
+//   - A hostile server (NoSettings, FloodPings, FloodSettings,
+//     ContinuationFlood, SettingsThenGoAway) combines with nothing but TLS.
 //   - At most one fault: BadFrame, BadHPACK, WindowOverflow,
 //     AnswerUnopened; a fault combines with no ending and no schedule.
 //   - At most one ending: GoAwayAfter, CloseAfter, ResetConnAfter.
 //   - ResetEvery and StallEvery are exclusive.
-//   - RefuseBeyond needs MaxConcurrentStreams; DataChunk needs BodySize;
-//     Window1 and InitialWindowSize are exclusive.
+//   - RefuseBeyond needs MaxConcurrentStreams or ZeroStreams; DataChunk
+//     needs BodySize; Window1, InitialWindowSize and ZeroWindow are
+//     exclusive; ZeroStreams and MaxConcurrentStreams are exclusive.
+//   - StallMidBody needs a BodySize above it; ContentLength and
+//     StallMidBody combine with no fault.
 type Behaviour struct {
 	// TLS serves h2 over TLS (self-signed, ALPN "h2"); see Server.ClientTLS.
 	// Without it the server speaks h2c with prior knowledge.
@@ -50,8 +54,9 @@ type Behaviour struct {
 	Continuation int
 
 	// MaxConcurrentStreams, if not 0, is advertised as
-	// SETTINGS_MAX_CONCURRENT_STREAMS. A stream opened while that many are
-	// open (as the server sees it) counts as a Violation.
+	// SETTINGS_MAX_CONCURRENT_STREAMS (for 0, see ZeroStreams). A stream
+	// opened while that many are open (as the server sees it) counts as a
+	// Violation.
 	MaxConcurrentStreams uint32
 	// RefuseBeyond answers such a stream with RST_STREAM(REFUSED_STREAM)
 	// (counted by Refused) instead of serving it.
@@ -110,6 +115,48 @@ type Behaviour struct {
 	// a complete response on stream 2^31-1, which the client never opened;
 	// it then answers the real streams normally.
 	AnswerUnopened bool
+
+	// The hostile servers of hostile.go: each is all the server does.
+
+	// FloodPings sends the server's SETTINGS (with the largest initial
+	// window) and a WINDOW_UPDATE that opens the connection's window as
+	// wide, so that a request body is held by nothing but the socket, then
+	// PING frames as fast as the connection takes them; it never reads
+	// again, so the client's acks (and any request) pile up on its side.
+	// It stops when the connection breaks.
+	FloodPings bool
+	// FloodSettings is FloodPings with empty SETTINGS frames, each of
+	// which the client must ack.
+	FloodSettings bool
+	// ContinuationFlood answers the first request of each connection with
+	// a HEADERS frame without END_HEADERS, then CONTINUATION frames of
+	// valid HPACK (literal fields, never indexed, a few KB each) that
+	// never end the block, as fast as the connection takes them; it never
+	// reads again and stops when the connection breaks.
+	ContinuationFlood bool
+	// SettingsThenGoAway sends its SETTINGS and GOAWAY(last-stream-id 0,
+	// NO_ERROR) in one write, then reads and discards what the client
+	// sends until it closes. Each HEADERS frame received (all come after
+	// the GOAWAY) opens no stream to answer but counts in Streams and as
+	// a Violation (RFC 9113 §6.8).
+	SettingsThenGoAway bool
+
+	// ZeroStreams advertises SETTINGS_MAX_CONCURRENT_STREAMS = 0: every
+	// stream opened counts as a Violation (and is refused if RefuseBeyond).
+	ZeroStreams bool
+	// ZeroWindow advertises SETTINGS_INITIAL_WINDOW_SIZE = 0 and never
+	// widens a stream's window, so a client that respects it cannot send
+	// a request body. DATA sent anyway counts as a Violation; a request
+	// is answered once its END_STREAM arrives, as usual.
+	ZeroWindow bool
+	// ContentLength, if not 0, is the content-length the response header
+	// announces in place of BodySize, which is still the body sent.
+	ContentLength int
+	// StallMidBody sends each response's HEADERS (without END_STREAM) and
+	// the first StallMidBody bytes of its body, then nothing more on that
+	// stream: it stays open until the client resets it or the connection
+	// ends.
+	StallMidBody int
 }
 
 // validate reports the first reason b cannot be served as documented.
@@ -119,9 +166,10 @@ func (b *Behaviour) validate() error {
 	}
 	faults := fixture.Count(b.BadFrame, b.BadHPACK, b.WindowOverflow, b.AnswerUnopened)
 	endings := fixture.Count(b.GoAwayAfter > 0, b.CloseAfter > 0, b.ResetConnAfter > 0)
+	if err := b.checkHostile(); err != nil {
+		return err
+	}
 	switch {
-	case b.NoSettings && *b != (Behaviour{NoSettings: true, TLS: b.TLS}):
-		return errors.New("h2fixture: NoSettings combines with nothing but TLS")
 	case faults > 1:
 		return errors.New("h2fixture: at most one of BadFrame, BadHPACK, WindowOverflow, AnswerUnopened")
 	case endings > 1:
@@ -130,12 +178,18 @@ func (b *Behaviour) validate() error {
 		return errors.New("h2fixture: a fault combines with no ending and no ResetEvery or StallEvery")
 	case b.ResetEvery > 0 && b.StallEvery > 0:
 		return errors.New("h2fixture: ResetEvery and StallEvery are exclusive")
-	case b.RefuseBeyond && b.MaxConcurrentStreams == 0:
-		return errors.New("h2fixture: RefuseBeyond needs MaxConcurrentStreams")
 	case b.DataChunk > 0 && b.BodySize == 0:
 		return errors.New("h2fixture: DataChunk needs BodySize")
-	case b.Window1 && b.InitialWindowSize > 0:
-		return errors.New("h2fixture: Window1 and InitialWindowSize are exclusive")
+	case fixture.Count(b.Window1, b.InitialWindowSize > 0, b.ZeroWindow) > 1:
+		return errors.New("h2fixture: Window1, InitialWindowSize and ZeroWindow are exclusive")
+	case b.ZeroStreams && b.MaxConcurrentStreams > 0:
+		return errors.New("h2fixture: ZeroStreams and MaxConcurrentStreams are exclusive")
+	case b.RefuseBeyond && b.MaxConcurrentStreams == 0 && !b.ZeroStreams:
+		return errors.New("h2fixture: RefuseBeyond needs MaxConcurrentStreams or ZeroStreams")
+	case b.StallMidBody > 0 && b.StallMidBody >= b.BodySize:
+		return errors.New("h2fixture: StallMidBody needs a BodySize above it")
+	case faults == 1 && (b.ContentLength > 0 || b.StallMidBody > 0):
+		return errors.New("h2fixture: a fault combines with neither ContentLength nor StallMidBody")
 	case b.ResetCode != 0 && b.ResetEvery == 0:
 		return errors.New("h2fixture: ResetCode needs ResetEvery")
 	}
@@ -145,7 +199,8 @@ func (b *Behaviour) validate() error {
 // checkRanges rejects negative counts, impossible statuses and windows.
 func (b *Behaviour) checkRanges() error {
 	if b.BodySize < 0 || b.DataChunk < 0 || b.Continuation < 0 || b.ResetEvery < 0 ||
-		b.StallEvery < 0 || b.GoAwayAfter < 0 || b.CloseAfter < 0 || b.ResetConnAfter < 0 {
+		b.StallEvery < 0 || b.GoAwayAfter < 0 || b.CloseAfter < 0 || b.ResetConnAfter < 0 ||
+		b.ContentLength < 0 || b.StallMidBody < 0 {
 		return errors.New("h2fixture: negative Behaviour field")
 	}
 	if b.Status != 0 && (b.Status < 200 || b.Status > 599) {
@@ -164,10 +219,21 @@ func (b *Behaviour) fault() bool { return b.BadFrame || b.BadHPACK || b.WindowOv
 // recvWindow returns the initial stream window the server advertises.
 func (b *Behaviour) recvWindow() int64 {
 	switch {
+	case b.ZeroWindow:
+		return 0
 	case b.Window1:
 		return 1
 	case b.InitialWindowSize > 0:
 		return int64(b.InitialWindowSize)
 	}
 	return defaultWindow
+}
+
+// streamLimit returns the SETTINGS_MAX_CONCURRENT_STREAMS the server
+// advertises, and whether it advertises one.
+func (b *Behaviour) streamLimit() (uint32, bool) {
+	if b.ZeroStreams {
+		return 0, true
+	}
+	return b.MaxConcurrentStreams, b.MaxConcurrentStreams > 0
 }

@@ -31,6 +31,18 @@ func TestBehaviourValidate(t *testing.T) {
 		{"DataChunk without a body", Behaviour{DataChunk: 4}, false},
 		{"Window1 and InitialWindowSize", Behaviour{Window1: true, InitialWindowSize: 10}, false},
 		{"ResetCode without ResetEvery", Behaviour{ResetCode: http2.ErrCodeCancel}, false},
+		{"FloodPings over TLS", Behaviour{FloodPings: true, TLS: true}, true},
+		{"two floods", Behaviour{FloodPings: true, FloodSettings: true}, false},
+		{"ContinuationFlood with a body", Behaviour{ContinuationFlood: true, BodySize: 1}, false},
+		{"SettingsThenGoAway and NoSettings", Behaviour{SettingsThenGoAway: true, NoSettings: true}, false},
+		{"SettingsThenGoAway with a cap", Behaviour{SettingsThenGoAway: true, MaxConcurrentStreams: 1}, false},
+		{"ZeroStreams refusing", Behaviour{ZeroStreams: true, RefuseBeyond: true}, true},
+		{"ZeroStreams with a cap", Behaviour{ZeroStreams: true, MaxConcurrentStreams: 2}, false},
+		{"ZeroWindow and Window1", Behaviour{ZeroWindow: true, Window1: true}, false},
+		{"ContentLength short", Behaviour{ContentLength: 10, BodySize: 5}, true},
+		{"ContentLength with a fault", Behaviour{ContentLength: 3, BadHPACK: true}, false},
+		{"StallMidBody", Behaviour{BodySize: 5, StallMidBody: 2}, true},
+		{"StallMidBody not below BodySize", Behaviour{BodySize: 4, StallMidBody: 4}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

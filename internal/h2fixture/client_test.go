@@ -45,6 +45,7 @@ type record struct {
 	acked     bool // the server acked the client's SETTINGS
 	pong      bool
 	status    map[uint32]string
+	length    map[uint32]string // content-length
 	body      map[uint32]int
 	ended     map[uint32]bool // END_STREAM seen
 	reset     map[uint32]http2.ErrCode
@@ -80,7 +81,7 @@ func dial(t *testing.T, addr string, tc *tls.Config, window uint32) *client {
 	c.enc = hpack.NewEncoder(&c.buf)
 	c.fr = http2.NewFramer(c.bw, nc)
 	c.fr.SetMaxReadFrameSize(defaultMaxFrame) // what the client's SETTINGS allow
-	c.got = record{status: map[uint32]string{}, body: map[uint32]int{}, ended: map[uint32]bool{},
+	c.got = record{status: map[uint32]string{}, length: map[uint32]string{}, body: map[uint32]int{}, ended: map[uint32]bool{},
 		reset: map[uint32]http2.ErrCode{}, updates: map[uint32]int64{}}
 	_, _ = c.bw.WriteString(http2.ClientPreface)
 	c.must(c.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: window}))
@@ -171,7 +172,8 @@ func (c *client) onSettings(f *http2.SettingsFrame) {
 	c.flush()
 }
 
-// decode decodes a complete header block and records its :status.
+// decode decodes a complete header block and records its :status and
+// content-length.
 func (c *client) decode() {
 	fields, err := c.dec.DecodeFull(c.frag)
 	if err != nil {
@@ -179,8 +181,11 @@ func (c *client) decode() {
 		return
 	}
 	for _, f := range fields {
-		if f.Name == ":status" {
+		switch f.Name {
+		case ":status":
 			c.got.status[c.fragID] = f.Value
+		case "content-length":
+			c.got.length[c.fragID] = f.Value
 		}
 	}
 	c.got.ended[c.fragID] = c.got.ended[c.fragID] || c.fragEnd

@@ -34,6 +34,7 @@ type stream struct {
 	sendWin int64  // what the server may still send on it
 	body    int64  // request body bytes received
 	out     []byte // response body not yet sent
+	stall   bool   // out is all StallMidBody sends: no END_STREAM follows
 }
 
 // conn is one connection's state; only its own goroutine touches it.
@@ -80,11 +81,7 @@ func newConn(s *Server, nc net.Conn, tcp *net.TCPConn) *conn {
 // when no frame read so far is left to handle, or before the connection
 // ends.
 func (c *conn) run() {
-	if !c.readPreface() {
-		return
-	}
-	if c.b.NoSettings {
-		_, _ = io.Copy(io.Discard, c.br)
+	if !c.readPreface() || c.hostile() {
 		return
 	}
 	c.writeSettings()
@@ -141,7 +138,7 @@ func (c *conn) readPreface() bool {
 // writeSettings sends the server's SETTINGS.
 func (c *conn) writeSettings() {
 	var set []http2.Setting
-	if n := c.b.MaxConcurrentStreams; n > 0 {
+	if n, ok := c.b.streamLimit(); ok {
 		set = append(set, http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: n})
 	}
 	if w := c.b.recvWindow(); w != defaultWindow {

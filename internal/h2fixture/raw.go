@@ -17,13 +17,15 @@ import (
 // happens exactly as described and its counters are exact. It is closed by
 // the test's Cleanup.
 type Server struct {
-	b       Behaviour // immutable after Start
-	acc     *acceptor
-	url     string
-	server  *tls.Config // nil for h2c
-	client  *tls.Config
-	block   []byte // the response header block, encoded once
-	payload []byte // the response body
+	b        Behaviour // immutable after Start
+	acc      *acceptor
+	url      string
+	server   *tls.Config // nil for h2c
+	client   *tls.Config
+	block    []byte // the response header block, encoded once
+	payload  []byte // the response body
+	flood    []byte // one write of FloodPings or FloodSettings
+	fragment []byte // each CONTINUATION's block fragment in ContinuationFlood
 
 	seq        atomic.Int64 // streams weighed against ResetEvery and StallEvery
 	conns      atomic.Int64
@@ -45,7 +47,10 @@ func Start(t testing.TB, b Behaviour) *Server {
 	if err := b.validate(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{b: b, block: headerBlock(&b), payload: body(b.BodySize)}
+	s := &Server{b: b, block: headerBlock(&b), payload: body(b.BodySize), flood: floodChunk(&b)}
+	if b.ContinuationFlood {
+		s.fragment = floodFragment()
+	}
 	if b.TLS {
 		c := newCerts(t)
 		s.server, s.client = c.server("h2"), c.client()
@@ -55,17 +60,22 @@ func Start(t testing.TB, b Behaviour) *Server {
 	return s
 }
 
-// headerBlock encodes ":status" and "content-length" as HPACK literals
-// that are never indexed, so no dynamic table is involved.
+// headerBlock encodes ":status" and "content-length" (ContentLength if
+// set, else BodySize) as HPACK literals that are never indexed, so no
+// dynamic table is involved.
 func headerBlock(b *Behaviour) []byte {
 	status := b.Status
 	if status == 0 {
 		status = 200
 	}
+	length := b.BodySize
+	if b.ContentLength > 0 {
+		length = b.ContentLength
+	}
 	var buf bytes.Buffer
 	enc := hpack.NewEncoder(&buf)
 	_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: strconv.Itoa(status), Sensitive: true})
-	_ = enc.WriteField(hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(b.BodySize), Sensitive: true})
+	_ = enc.WriteField(hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(length), Sensitive: true})
 	return buf.Bytes()
 }
 
@@ -116,7 +126,8 @@ func (s *Server) Reset() int64 { return s.reset.Load() }
 func (s *Server) Refused() int64 { return s.refused.Load() }
 
 // Violations returns the client's protocol errors seen by the server:
-// streams opened beyond MaxConcurrentStreams, DATA beyond the server's
+// streams opened beyond MaxConcurrentStreams (or ZeroStreams' 0), streams
+// opened after SettingsThenGoAway's GOAWAY, DATA beyond the server's
 // windows, a bad preface, frames on streams never opened, stream ids not
 // increasing, and frames the Framer rejects. A correct client keeps it 0.
 func (s *Server) Violations() int64 { return s.violations.Load() }

@@ -163,6 +163,30 @@ func TestRawBehaviours(t *testing.T) {
 			want(t, "unopened status", c.got.status[unopenedID], "200")
 			want(t, "Answered", s.Answered(), 1)
 		}},
+		{"ZeroStreams", Behaviour{ZeroStreams: true, RefuseBeyond: true}, 0, func(t *testing.T, s *Server, c *client) {
+			c.until(func(r *record) bool { return r.settled })
+			want(t, "MAX_CONCURRENT_STREAMS 0 sent", hasSetting(&c.got, http2.SettingMaxConcurrentStreams, 0), true)
+			id := c.get()
+			c.until(func(r *record) bool { _, ok := r.reset[id]; return ok })
+			want(t, "reset code", c.got.reset[id], http2.ErrCodeRefusedStream)
+			want(t, "Violations", s.Violations(), 1)
+			want(t, "Answered", s.Answered(), 0)
+		}},
+		{"ZeroWindow", Behaviour{ZeroWindow: true}, 0, checkZeroWindow},
+		{"ContentLength above the body", Behaviour{BodySize: 5, ContentLength: 10}, 0, checkLength(5, "10")},
+		{"ContentLength below the body", Behaviour{BodySize: 10, ContentLength: 5}, 0, checkLength(10, "5")},
+		{"StallMidBody", Behaviour{BodySize: 10, StallMidBody: 4}, 0, func(t *testing.T, s *Server, c *client) {
+			first, second := c.get(), c.get()
+			c.until(func(r *record) bool { return r.body[first] == 4 && r.body[second] == 4 })
+			c.sync()
+			want(t, "status", c.got.status[first], "200")
+			want(t, "content-length", c.got.length[first], "10")
+			want(t, "first ended", c.got.ended[first], false)
+			want(t, "second ended", c.got.ended[second], false)
+			want(t, "first body", c.got.body[first], 4)
+			want(t, "Answered", s.Answered(), 0)
+			want(t, "Streams", s.Streams(), 2)
+		}},
 		{"NoSettings", Behaviour{NoSettings: true}, 0, func(t *testing.T, s *Server, c *client) {
 			_ = c.nc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
 			err := c.read()
@@ -232,6 +256,36 @@ func checkWindow1(t *testing.T, s *Server, c *client) {
 	c.until(ended(over))
 	want(t, "Violations after 2 bytes", s.Violations(), 1)
 	want(t, "BodyBytes", s.BodyBytes(), 7)
+}
+
+// checkZeroWindow: the server's initial stream window is 0 and stays so:
+// a request without a body is answered, one with a body gets no window,
+// and DATA sent anyway is counted.
+func checkZeroWindow(t *testing.T, s *Server, c *client) {
+	c.until(func(r *record) bool { return r.settled })
+	want(t, "INITIAL_WINDOW_SIZE 0 sent", hasSetting(&c.got, http2.SettingInitialWindowSize, 0), true)
+	up := c.open("/up", true)
+	c.until(ended(c.get()))
+	c.sync()
+	want(t, "window granted before DATA", c.got.updates[up], 0)
+	c.data(up, "a", false)
+	c.data(up, "b", true)
+	c.until(ended(up))
+	want(t, "window granted after DATA", c.got.updates[up], 0)
+	want(t, "Violations", s.Violations(), 2)
+	want(t, "Answered", s.Answered(), 2)
+}
+
+// checkLength returns a check that a response announces length as its
+// content-length and carries body bytes, with END_STREAM.
+func checkLength(body int, length string) func(*testing.T, *Server, *client) {
+	return func(t *testing.T, s *Server, c *client) {
+		id := c.get()
+		c.until(ended(id))
+		want(t, "content-length", c.got.length[id], length)
+		want(t, "body", c.got.body[id], body)
+		want(t, "Answered", s.Answered(), 1)
+	}
 }
 
 // checkEnds returns a check that the first stream is answered and the

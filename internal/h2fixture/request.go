@@ -24,7 +24,7 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) {
 	if c.goAway != 0 {
 		return // above the GOAWAY's last-stream-id: ignored
 	}
-	if mcs := c.b.MaxConcurrentStreams; mcs > 0 && len(c.streams) >= int(mcs) {
+	if limit, ok := c.b.streamLimit(); ok && len(c.streams) >= int(limit) {
 		c.s.violations.Add(1)
 		if c.b.RefuseBeyond {
 			_ = c.fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
@@ -52,7 +52,8 @@ func (c *conn) onHeaders(f *http2.MetaHeadersFrame) {
 }
 
 // onData counts request body bytes, checks them against the server's
-// windows and grants the windows back as the bytes are read.
+// windows and grants the windows back as the bytes are read (a stream's
+// not with ZeroWindow).
 func (c *conn) onData(f *http2.DataFrame) {
 	n := int64(f.Length) // padding included: it is flow-controlled
 	c.recvConn -= n
@@ -77,7 +78,9 @@ func (c *conn) onData(f *http2.DataFrame) {
 		c.requestDone(st)
 		return
 	}
-	c.grant(st.id, n)
+	if !c.b.ZeroWindow {
+		c.grant(st.id, n)
+	}
 }
 
 // grant sends WINDOW_UPDATE(id, n) and widens the receive window it names.

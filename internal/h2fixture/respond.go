@@ -23,6 +23,10 @@ func (c *conn) requestDone(st *stream) {
 	if c.faulted {
 		return
 	}
+	if c.b.ContinuationFlood {
+		c.floodContinuation(st.id)
+		return
+	}
 	if !c.decided {
 		c.decided = true
 		if c.b.fault() {
@@ -59,7 +63,8 @@ func (c *conn) writeFault(id uint32) {
 	}
 }
 
-// respond sends the response HEADERS and queues its body.
+// respond sends the response HEADERS and queues its body (with
+// StallMidBody, the part of it that is sent).
 func (c *conn) respond(st *stream) {
 	empty := len(c.s.payload) == 0
 	if empty {
@@ -71,6 +76,9 @@ func (c *conn) respond(st *stream) {
 		return
 	}
 	st.out = c.s.payload
+	if n := c.b.StallMidBody; n > 0 {
+		st.out, st.stall = st.out[:n], true
+	}
 	c.pending = append(c.pending, st)
 }
 
@@ -92,7 +100,7 @@ func (c *conn) writeHeaders(id uint32, block []byte, end bool) {
 }
 
 // sendData sends queued response bodies, round robin, as far as the
-// client's windows allow.
+// client's windows allow; a stalled one ends without END_STREAM.
 func (c *conn) sendData() {
 	for progress := true; progress; {
 		progress = false
@@ -103,7 +111,8 @@ func (c *conn) sendData() {
 				continue
 			}
 			progress = true
-			end := n == len(st.out)
+			last := n == len(st.out)
+			end := last && !st.stall
 			if end {
 				// Counted before the write: a frame larger than the
 				// write buffer goes straight out, and a client that
@@ -114,8 +123,12 @@ func (c *conn) sendData() {
 			st.out = st.out[n:]
 			st.sendWin -= int64(n)
 			c.sendWin -= int64(n)
-			if end {
+			switch {
+			case end:
 				c.forget(st.id)
+				i--
+			case last: // stalled: the stream stays open, with nothing to send
+				c.pending = append(c.pending[:i], c.pending[i+1:]...)
 				i--
 			}
 		}
