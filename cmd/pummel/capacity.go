@@ -120,7 +120,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 			return usageError{fmt.Sprintf("%s: not with capacity (%s)", f.flag, f.instead)}
 		}
 	}
-	cfg, err := l.opts.config()
+	cfg, err := l.opts.config(c.Context)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func (l *loader) demo(c *cli.Context) error {
 // load runs the engine (with the server watched or started, as asked) and
 // writes the result everywhere it was asked for.
 func (l *loader) load(c *cli.Context) error {
-	cfg, err := l.opts.config()
+	cfg, err := l.opts.config(c.Context)
 	if err != nil {
 		return err
 	}
