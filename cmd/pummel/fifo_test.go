@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // makeFIFO makes a FIFO named name in a temporary directory.
@@ -179,5 +183,107 @@ func TestSignalsEndABodyFIFOWait(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want 130, interrupted reading %s", code, stderr.String(), tt.flag)
 			}
 		})
+	}
+}
+
+// TestAnOutputFIFOWaitsForItsReader: an output FIFO whose reader comes a
+// moment after pummel starts is waited for before any load, as tee
+// would, and the reader gets the whole output.
+func TestAnOutputFIFOWaitsForItsReader(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	tests := []struct {
+		flag  string
+		check func(got []byte) error
+	}{
+		{"-o", func(got []byte) error {
+			var res stats.Result
+			if err := json.Unmarshal(got, &res); err != nil || res.Requests != 1 {
+				return fmt.Errorf("not the result of 1 request (%v)", err)
+			}
+			return nil
+		}},
+		{"--log-requests", func(got []byte) error {
+			if strings.Count(string(got), "\n") != 2 {
+				return errors.New("not a header and one line")
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.flag, func(t *testing.T) {
+			fifo := makeFIFO(t, "out.json")
+			before := srv.Requests()
+			type outcome struct {
+				code   int
+				stderr string
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				code, _, stderr := pummel(t.Context(), tt.flag, fifo, "-n", "1", "-c", "1", srv.URL())
+				done <- outcome{code, stderr}
+			}()
+			select {
+			case o := <-done:
+				t.Fatalf("pummel ended (exit %d, %q) before the FIFO's reader came", o.code, o.stderr)
+			case <-time.After(200 * time.Millisecond): // the reader comes a moment later
+			}
+			if n := srv.Requests() - before; n != 0 {
+				t.Errorf("%d requests sent before the FIFO's reader came", n)
+			}
+			read := make(chan []byte, 1)
+			go func() {
+				b, _ := os.ReadFile(fifo)
+				read <- b
+			}()
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(hangLimit):
+				t.Fatalf("pummel was still running %v after the reader came", hangLimit)
+			}
+			got := <-read
+			if err := tt.check(got); o.code != exitOK || err != nil {
+				t.Errorf("exit %d, the reader got %q: %v\n%s", o.code, got, err, o.stderr)
+			}
+		})
+	}
+}
+
+// TestAnOutputFIFOWaitEndsWithTheContext: a signal (the context ending)
+// ends pummel's wait for an output FIFO's reader at once, interrupted.
+func TestAnOutputFIFOWaitEndsWithTheContext(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	fifo := makeFIFO(t, "out.json")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	code, _, stderr := pummelBounded(t, ctx, "-o", fifo, "-n", "1", "-c", "1", srv.URL())
+	if code != exitInterrupted || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-o "+fifo) || srv.Requests() != 0 {
+		t.Errorf("exit %d, stderr %q, %d requests: want 130, one line naming -o %s, none", code, stderr, srv.Requests(), fifo)
+	}
+}
+
+// TestOpenFIFOs: an output FIFO that no process opens to read within the
+// wait is bad input (exit 2, one line naming the flag, the file and the
+// wait); other outputs are not opened.
+func TestOpenFIFOs(t *testing.T) {
+	fifo := makeFIFO(t, "out.json")
+	regular := filepath.Join(t.TempDir(), "r.json")
+	outs := []output{{flag: "-o", path: regular}, {flag: "--hdr-log", path: fifo}}
+	opened, err := openFIFOs(t.Context(), outs, 50*time.Millisecond)
+	var usage usageError
+	if want := "--hdr-log " + fifo + ": no process reads this FIFO: none opened it in 50ms"; !errors.As(err, &usage) || !strings.Contains(usage.msg, want) || opened != nil {
+		t.Errorf("openFIFOs = %v, %v; want a usage error with %q", opened, err, want)
+	}
+	go func() {
+		if f, err := os.Open(fifo); err == nil { // waits for pummel
+			io.Copy(io.Discard, f) //nolint:errcheck // read to the end
+			f.Close()
+		}
+	}()
+	opened, err = openFIFOs(t.Context(), outs, hangLimit)
+	defer opened.close()
+	if err != nil || len(opened) != 1 || opened[fifo] == nil {
+		t.Errorf("with a reader: %v, %v; want the FIFO alone open", opened, err)
 	}
 }
