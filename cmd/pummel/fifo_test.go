@@ -172,14 +172,7 @@ func TestSignalsEndABodyFIFOWait(t *testing.T) {
 				t.Log("pummel was not seen reading the FIFO; signalled anyway")
 			}
 			cmd.Process.Signal(tt.signal) //nolint:errcheck // one that ended already shows in its exit code
-			select {
-			case <-ended:
-			case <-time.After(hangLimit):
-				cmd.Process.Kill() //nolint:errcheck // the test fails anyway
-				<-ended
-				t.Fatalf("pummel was still running %v after %v", hangLimit, tt.signal)
-			}
-			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted before the run started, reading "+tt.flag) {
+			if code := awaitEnd(t, cmd, ended, tt.signal); code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted before the run started, reading "+tt.flag) {
 				t.Errorf("exit %d, stderr %q: want 130, interrupted reading %s", code, stderr.String(), tt.flag)
 			}
 		})
