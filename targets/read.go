@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,17 +20,24 @@ const maxLine = 16 << 20
 // first character that is not a space is "{", vegeta's http format
 // otherwise (where, as vegeta reads it, a request line also ends the
 // target before it: a file may list one "GET URL" a line). A body file
-// ("@path") is read relative to the working directory, as vegeta does. It checks that there is at least one target,
-// at most engine.MaxTargets, with at most engine.MaxRows names, and that
-// all share the first's origin.
-func Read(r io.Reader, file string) ([]Target, error) {
-	return read(r, file, engine.MaxTargets)
+// ("@path") is read with body, its path relative to the working
+// directory, as vegeta reads it; an error of body's is the line's. It
+// checks that there is at least one target, at most engine.MaxTargets,
+// with at most engine.MaxRows names, and that all share the first's
+// origin.
+func Read(r io.Reader, file string, body BodyReader) ([]Target, error) {
+	return read(r, file, body, engine.MaxTargets)
 }
 
+// BodyReader reads the body file path of an "@path" line: its caller
+// decides how much it may hold and how long it may take to read (a FIFO
+// is written as it is read).
+type BodyReader func(path string) ([]byte, error)
+
 // read is Read with at most maxTargets targets.
-func read(r io.Reader, file string, maxTargets int) ([]Target, error) {
+func read(r io.Reader, file string, body BodyReader, maxTargets int) ([]Target, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	p := &parser{file: file, sc: bufio.NewScanner(br), maxTargets: maxTargets, names: map[string]bool{}}
+	p := &parser{file: file, sc: bufio.NewScanner(br), body: body, maxTargets: maxTargets, names: map[string]bool{}}
 	p.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	json := false
 	for {
@@ -75,6 +81,7 @@ func read(r io.Reader, file string, maxTargets int) ([]Target, error) {
 type parser struct {
 	file       string
 	sc         *bufio.Scanner
+	body       BodyReader
 	line       int
 	ts         []Target
 	maxTargets int
@@ -234,7 +241,7 @@ func (p *parser) bodyFile(t *Target, path string) error {
 	if path == "" {
 		return p.errorf("@ names no body file")
 	}
-	b, err := os.ReadFile(path)
+	b, err := p.body(path)
 	if err != nil {
 		return p.errorf("body file: %v", err)
 	}

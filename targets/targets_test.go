@@ -20,7 +20,7 @@ func TestReadHTTP(t *testing.T) {
 	}
 	in := "# a comment\nGET http://127.0.0.1:8080/a\nX-A: 1\n\n# weight 3\n# name login\npost http://127.0.0.1:8080/login?x=1\nContent-Type: application/json\n@" + body +
 		"\n\n\nGET http://127.0.0.1:8080/c\n# weight 6\n"
-	ts, err := Read(strings.NewReader(in), "t.txt")
+	ts, err := Read(strings.NewReader(in), "t.txt", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestReadHTTP(t *testing.T) {
 func TestReadJSON(t *testing.T) {
 	in := `{"method":"POST","url":"http://h/a","header":{"B":["2"],"A":["1","3"]},"body":"aGk=","weight":2,"name":"a"}` + "\n\n" +
 		`{"url":"http://h:80/b"}` + "\n"
-	ts, err := Read(strings.NewReader(in), "t.jsonl")
+	ts, err := Read(strings.NewReader(in), "t.jsonl", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(tt.in), "t.txt")
+			_, err := Read(strings.NewReader(tt.in), "t.txt", os.ReadFile)
 			var e *Error
 			if !errors.As(err, &e) || e.Line != tt.line || !strings.Contains(err.Error(), tt.msg) ||
 				!strings.HasPrefix(err.Error(), "t.txt:") {
@@ -111,7 +111,7 @@ func names(n int) string {
 
 func TestTooManyTargets(t *testing.T) {
 	in := strings.Repeat("GET http://h/\n\n", 11)
-	_, err := read(strings.NewReader(in), "t", 10)
+	_, err := read(strings.NewReader(in), "t", os.ReadFile, 10)
 	var e *Error
 	if !errors.As(err, &e) || e.Line != 21 || !strings.Contains(err.Error(), "more than 10 targets") {
 		t.Fatalf("error %v, want t:21: more than 10 targets", err)
@@ -121,7 +121,7 @@ func TestTooManyTargets(t *testing.T) {
 // TestOneTargetALine: a request line ends the target before it, so that
 // a file of one "GET URL" a line reads as vegeta reads it.
 func TestOneTargetALine(t *testing.T) {
-	ts, err := Read(strings.NewReader("GET http://h/1\nX-A: 1\nPOST http://h/2\n# weight 2\nGET http://h/3\n"), "t")
+	ts, err := Read(strings.NewReader("GET http://h/1\nX-A: 1\nPOST http://h/2\n# weight 2\nGET http://h/3\n"), "t", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestOneTargetALine(t *testing.T) {
 // unnamed ones are not counted against the names.
 func TestTargetsShareAName(t *testing.T) {
 	in := "# name a\nGET http://h/1\n\n# name a\nGET http://h/2\n\nGET http://h/3\n\n" + names(99)
-	ts, err := Read(strings.NewReader(in), "t")
+	ts, err := Read(strings.NewReader(in), "t", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestTargetsShareAName(t *testing.T) {
 // whose value is a URL, so it does not end its target.
 func TestHeadersStayHeaders(t *testing.T) {
 	for _, header := range []string{"Referer: http://h/x", "X-Url :http://h/x", "X-Url:https://h/x", "Via: 1.1 h"} {
-		ts, err := Read(strings.NewReader("GET http://h/1\n"+header+"\n"), "t")
+		ts, err := Read(strings.NewReader("GET http://h/1\n"+header+"\n"), "t", os.ReadFile)
 		if err != nil || len(ts) != 1 || len(ts[0].Headers) != 1 {
 			t.Errorf("%q: %v, %+v; want one target with one header", header, err, ts)
 		}
@@ -162,11 +162,25 @@ func TestEmptyBodyFile(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n"), "t")
+	ts, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n"), "t", os.ReadFile)
 	if err != nil || len(ts) != 1 || ts[0].Body == nil || len(ts[0].Body) != 0 {
 		t.Fatalf("%+v, %v; want one target with an empty, non-nil body", ts, err)
 	}
-	if _, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n@"+empty+"\n"), "t"); err == nil || !strings.Contains(err.Error(), "second body file") {
+	if _, err := Read(strings.NewReader("POST http://h/\n@"+empty+"\n@"+empty+"\n"), "t", os.ReadFile); err == nil || !strings.Contains(err.Error(), "second body file") {
 		t.Fatalf("two body files: %v, want a second body file refused", err)
+	}
+}
+
+// TestBodyReaderDecides: an "@path" line's file is read by the caller's
+// BodyReader, given the path as written, and its error is the line's.
+func TestBodyReaderDecides(t *testing.T) {
+	var asked []string
+	body := func(path string) ([]byte, error) {
+		asked = append(asked, path)
+		return nil, errors.New(path + " holds too much")
+	}
+	_, err := Read(strings.NewReader("GET http://h/\n\nPOST http://h/x\n@ big.bin \n"), "t.txt", body)
+	if want := "t.txt:4: body file: big.bin holds too much"; err == nil || err.Error() != want || !slices.Equal(asked, []string{"big.bin"}) {
+		t.Errorf("Read = %v, read %q; want %q, read [big.bin]", err, asked, want)
 	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/bodyfile"
 )
 
 // defaultMaxBody bounds request bodies unless --max-body raises it: the
@@ -12,11 +14,18 @@ import (
 // be a device that never ends (/dev/zero).
 const defaultMaxBody = "64MiB"
 
+// fifoWait bounds each wait on a FIFO before any load: for a body FIFO's
+// writer to write (or close it), and for an output FIFO's reader to open
+// it. Either is started with pummel (`pummel --body-file <(…)`, `pummel
+// -o p.json & jq . p.json`), so it comes in a moment; one that never
+// comes is refused, as bad input, rather than waited for in silence.
+const fifoWait = 10 * time.Second
+
 // requestBody reads -b or --body-file, refusing a body over --max-body.
-func (o *options) requestBody() ([]byte, error) {
-	limit, err := parseSize(o.maxBody)
+func (o *options) requestBody(ctx context.Context) ([]byte, error) {
+	limit, err := o.bodyLimit()
 	if err != nil {
-		return nil, badFlag("--max-body", err)
+		return nil, err
 	}
 	switch {
 	case o.body != "" && o.bodyFile != "":
@@ -26,11 +35,11 @@ func (o *options) requestBody() ([]byte, error) {
 	case o.body != "":
 		return []byte(o.body), nil
 	case o.bodyFile != "":
-		b, err := readAtMost(o.bodyFile, limit)
-		if errors.Is(err, errTooLarge) {
-			return nil, usageError{fmt.Sprintf("--body-file: %s holds more than --max-body %s; raise --max-body to send it", o.bodyFile, o.maxBody)}
-		}
-		if err != nil {
+		b, err := o.bodyReader(ctx, limit)(o.bodyFile)
+		switch {
+		case ctx.Err() != nil:
+			return nil, interruptedReading("--body-file " + o.bodyFile)
+		case err != nil:
 			return nil, badFlag("--body-file", err)
 		}
 		return b, nil
@@ -38,24 +47,39 @@ func (o *options) requestBody() ([]byte, error) {
 	return nil, nil
 }
 
-// errTooLarge is a body file over the limit.
-var errTooLarge = errors.New("over the limit")
-
-// readAtMost reads path, stopping one byte past limit, so that an endless
-// file (/dev/zero) costs no more than limit bytes of memory and is
-// refused at once.
-func readAtMost(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+// bodyLimit reads --max-body.
+func (o *options) bodyLimit() (int64, error) {
+	limit, err := parseSize(o.maxBody)
 	if err != nil {
-		return nil, err
+		return 0, badFlag("--max-body", err)
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
-		return nil, errTooLarge // no need to read it
+	return limit, nil
+}
+
+// bodyReader reads a body file (--body-file, a target's @path) no
+// further than limit, --max-body; from a FIFO, waiting at most fifoWait
+// for each write, and no longer than ctx. An error names the file.
+func (o *options) bodyReader(ctx context.Context, limit int64) func(path string) ([]byte, error) {
+	return func(path string) ([]byte, error) {
+		b, err := bodyfile.Read(ctx, path, limit, fifoWait)
+		return b, bodyFileError(path, o.maxBody, err)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(b)) > limit {
-		return nil, errTooLarge
+}
+
+// bodyFileError words bodyfile.Read's error for path, read no further
+// than --max-body maxBody.
+func bodyFileError(path, maxBody string, err error) error {
+	switch {
+	case errors.Is(err, bodyfile.ErrTooLarge):
+		return fmt.Errorf("%s holds more than --max-body %s; raise --max-body to send it", path, maxBody)
+	case errors.Is(err, bodyfile.ErrNoWriter):
+		return fmt.Errorf("%s: %w; start its writer first, or save the body to a file", path, err)
 	}
-	return b, err
+	return err
+}
+
+// interruptedReading is a signal that came while pummel read what, a
+// file it needs before any load.
+func interruptedReading(what string) error {
+	return exitError{exitInterrupted, "interrupted before the run started, reading " + what}
 }

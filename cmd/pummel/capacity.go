@@ -120,7 +120,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 			return usageError{fmt.Sprintf("%s: not with capacity (%s)", f.flag, f.instead)}
 		}
 	}
-	cfg, err := l.opts.config()
+	cfg, err := l.opts.config(c.Context)
 	if err != nil {
 		return err
 	}
@@ -153,6 +153,10 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 	if cfg.Script != nil {
 		defer cfg.Script.Close()
 	}
+	if l.fifos, err = openFIFOs(c.Context, outs, fifoWait); err != nil {
+		return err
+	}
+	defer l.fifos.close()
 	if err := raiseFileLimit(cfg.Connections); err != nil {
 		return exitError{exitFailed, err.Error()}
 	}
@@ -297,7 +301,7 @@ func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, err
 func (l *loader) writeCapacity(outs []output, res stats.Result) error {
 	var errs []error
 	for _, out := range outs {
-		errs = append(errs, createFile(out.flag, out.path, func(w io.Writer) error { return out.render(w, res) }))
+		errs = append(errs, l.createFile(out.flag, out.path, func(w io.Writer) error { return out.render(w, res) }))
 	}
 	var err error
 	switch l.opts.format {

@@ -32,6 +32,7 @@ type loader struct {
 	header    func(io.Writer) error
 	progress  string // --progress, -q read
 	announced bool   // the header was written when the load started
+	fifos     fifos  // the output files that are FIFOs, open until written
 }
 
 // run is the action of `pummel [run] URL`.
@@ -85,7 +86,7 @@ func (l *loader) demo(c *cli.Context) error {
 // load runs the engine (with the server watched or started, as asked) and
 // writes the result everywhere it was asked for.
 func (l *loader) load(c *cli.Context) error {
-	cfg, err := l.opts.config()
+	cfg, err := l.opts.config(c.Context)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,8 @@ func (l *loader) load(c *cli.Context) error {
 	if l.progress, err = l.opts.progressMode(); err != nil {
 		return err
 	}
-	if err := checkOutputs(append(l.opts.files(), l.opts.logOutputs()...)); err != nil {
+	outs := append(l.opts.files(), l.opts.logOutputs()...)
+	if err := checkOutputs(outs); err != nil {
 		return err
 	}
 	plan, err := l.opts.watchPlan(cfg.ConnectTo)
@@ -122,6 +124,10 @@ func (l *loader) load(c *cli.Context) error {
 	if l.opts.dryRun {
 		return l.dryRun(cfg)
 	}
+	if l.fifos, err = openFIFOs(c.Context, outs, fifoWait); err != nil {
+		return err
+	}
+	defer l.fifos.close()
 	raiseProcs(cfg.Threads)
 	// This process holds its part's connections, not the whole load's.
 	if err := raiseFileLimit(int(cfg.Shard.Share(int64(cfg.Connections)))); err != nil {
@@ -133,7 +139,7 @@ func (l *loader) load(c *cli.Context) error {
 	if progress != nil {
 		cfg.Progress = progress.show
 	}
-	requests := l.opts.startRequestLog(&cfg, l.rec.text)
+	requests := l.opts.startRequestLog(&cfg, l.rec.text, l.fifos.take(l.opts.logRequests))
 	var res stats.Result
 	if plan.exec != nil {
 		res, err = l.execRuns(c.Context, cfg, plan)

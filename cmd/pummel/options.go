@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -72,11 +73,12 @@ func badFlag(flag string, err error) error {
 	return usageError{fmt.Sprintf("%s: %v", flag, err)}
 }
 
-// config turns the options into a validated engine.Config.
-func (o *options) config() (engine.Config, error) {
+// config turns the options into a validated engine.Config; ctx ends the
+// reading of body files (a FIFO waits for its writer).
+func (o *options) config(ctx context.Context) (engine.Config, error) {
 	var c engine.Config
 	var err error
-	if err = o.loadURL(&c); err != nil {
+	if err = o.loadURL(ctx, &c); err != nil {
 		return c, err
 	}
 	if err = o.sharding(&c, time.Now()); err != nil {
@@ -88,12 +90,10 @@ func (o *options) config() (engine.Config, error) {
 	if err = o.openLoop(&c); err != nil {
 		return c, err
 	}
-	if err = o.request(&c); err != nil {
+	if err = o.request(ctx, &c); err != nil {
 		return c, err
 	}
-	if err = o.withTargets(&c); err != nil {
-		return c, err
-	}
+	o.withTargets(&c)
 	if c.TLS, err = o.tls(); err != nil {
 		return c, err
 	}
@@ -285,7 +285,7 @@ func orRange(err error, s string, hi int) error {
 }
 
 // request reads the method, headers and body, and the response checks.
-func (o *options) request(c *engine.Config) error {
+func (o *options) request(ctx context.Context, c *engine.Config) error {
 	if o.method != "" {
 		if err := engine.CheckMethod(o.method); err != nil {
 			return badFlag("-m/--method", err)
@@ -293,7 +293,7 @@ func (o *options) request(c *engine.Config) error {
 	}
 	c.Method = o.method
 	var err error
-	if c.Body, err = o.requestBody(); err != nil {
+	if c.Body, err = o.requestBody(ctx); err != nil {
 		return err
 	}
 	for _, h := range o.headers.Value() {

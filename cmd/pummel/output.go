@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/pummel-dev/pummel/internal/wholefile"
 	"github.com/pummel-dev/pummel/stats"
@@ -104,7 +107,7 @@ func checkWritableDir(dir string) error {
 func (l *loader) writeResult(outs []output, res stats.Result) error {
 	var errs []error
 	for _, out := range outs {
-		errs = append(errs, createFile(out.flag, out.path, func(w io.Writer) error { return out.render(w, res) }))
+		errs = append(errs, l.createFile(out.flag, out.path, func(w io.Writer) error { return out.render(w, res) }))
 	}
 	if err := l.writeStdout(res); err != nil {
 		errs = append(errs, fmt.Errorf("writing the result to stdout: %w", err))
@@ -112,13 +115,72 @@ func (l *loader) writeResult(outs []output, res stats.Result) error {
 	return errors.Join(errs...)
 }
 
-// createFile writes the file path whole with write; an error names the
-// flag that asked for the file, and the path.
-func createFile(flag, path string, write func(io.Writer) error) error {
-	if err := wholefile.Write(path, write); err != nil {
+// createFile writes the file path whole with write, or into its FIFO
+// if openFIFOs opened it; an error names the flag that asked for the
+// file, and the path.
+func (l *loader) createFile(flag, path string, write func(io.Writer) error) error {
+	if err := writeFile(l.fifos.take(path), path, write); err != nil {
 		return fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return nil
+}
+
+// writeFile writes into fifo, when an output's FIFO was opened before
+// the load, or else the file path whole.
+func writeFile(fifo *os.File, path string, write func(io.Writer) error) error {
+	if fifo != nil {
+		return wholefile.WriteInto(fifo, write)
+	}
+	return wholefile.Write(path, write)
+}
+
+// fifos are the FIFOs among a command's output files, by path, each
+// opened (its reader come) before any load and written once the result
+// is: a reader started a moment after pummel (`pummel -o p.json & jq .
+// p.json`) is waited for, as tee would, not found missing at the end.
+type fifos map[string]*os.File
+
+// openFIFOs opens every FIFO among outs to write, waiting at most wait
+// for each one's reader, and no longer than ctx. A FIFO no process
+// opens in that time is bad input, named in one line.
+func openFIFOs(ctx context.Context, outs []output, wait time.Duration) (fifos, error) {
+	opened := fifos{}
+	for _, out := range outs {
+		if fi, err := os.Stat(out.path); out.dir || opened[out.path] != nil || err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			continue
+		}
+		f, err := wholefile.OpenFIFO(ctx, out.path, wait)
+		if err == nil {
+			opened[out.path] = f
+			continue
+		}
+		opened.close()
+		if ctx.Err() != nil {
+			return nil, exitError{exitInterrupted, fmt.Sprintf("interrupted before the run started, waiting for a process to read %s %s", out.flag, out.path)}
+		}
+		if errors.Is(err, wholefile.ErrNoReader) {
+			return nil, usageError{fmt.Sprintf("%s %s: %v; start its reader first", out.flag, out.path, err)}
+		}
+		return nil, usageError{fmt.Sprintf("%s %s: %v", out.flag, out.path, err)}
+	}
+	return opened, nil
+}
+
+// take hands over the FIFO opened for path, if any: the taker writes
+// and closes it.
+func (f fifos) take(path string) *os.File {
+	file := f[path]
+	delete(f, path)
+	return file
+}
+
+// close closes the FIFOs not taken (a load that failed): their readers
+// see the end of an empty file.
+func (f fifos) close() {
+	for path, file := range f {
+		file.Close()
+		delete(f, path)
+	}
 }
 
 // stdoutWriter is stdout that treats a reader gone away (EPIPE: `| head

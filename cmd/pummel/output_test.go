@@ -204,6 +204,14 @@ func signalDuringTheLoad(t *testing.T, cmd *exec.Cmd, srv *fixture.Server, reque
 	}
 	ended := make(chan error, 1)
 	go func() { ended <- cmd.Wait() }()
+	return awaitEnd(t, cmd, ended, sig)
+}
+
+// awaitEnd waits for cmd, a pummel sent sig, to end (its Wait's outcome
+// comes on ended) and returns its exit code; it kills it and fails the
+// test if it is still running hangLimit later.
+func awaitEnd(t *testing.T, cmd *exec.Cmd, ended <-chan error, sig os.Signal) int {
+	t.Helper()
 	select {
 	case <-ended:
 	case <-time.After(hangLimit):

@@ -48,6 +48,12 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if err := checkOutputs(append(outs, plots.dirs(o.outputs.Value())...)); err != nil {
 				return err
 			}
+			l := &loader{opts: &o, stdout: stdout}
+			var err error
+			if l.fifos, err = openFIFOs(c.Context, outs, fifoWait); err != nil {
+				return err
+			}
+			defer l.fifos.close()
 			rs, names, files, err := readResults(c.Args().Slice(), plots.labels.Value(), c.App.Reader, c.App.ErrWriter)
 			if err != nil {
 				return err
@@ -66,7 +72,6 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			warnMerge(c.App.ErrWriter, rs, res)
 			// The charts come first: the markdown links those written.
 			links, chartErr := plots.write(named(names, rs), o.outputs.Value())
-			l := &loader{opts: &o, stdout: stdout}
 			if res.Capacity != nil { // one capacity search: its steps and verdict
 				return errors.Join(chartErr, l.writeCapacity(l.capacityFiles(), res))
 			}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/wholefile"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/requestlog"
 )
@@ -29,8 +29,9 @@ func (o *options) logOutputs() []output {
 }
 
 // startRequestLog starts writing --log-requests, if asked for, and hands
-// the log to cfg; causes are scrubbed as every output's free text is.
-func (o *options) startRequestLog(cfg *engine.Config, scrub func(string) string) *requestLog {
+// the log to cfg; causes are scrubbed as every output's free text is. A
+// FIFO's log goes into fifo, opened before the load (see openFIFOs).
+func (o *options) startRequestLog(cfg *engine.Config, scrub func(string) string, fifo *os.File) *requestLog {
 	if o.logRequests == "" {
 		return nil
 	}
@@ -39,7 +40,7 @@ func (o *options) startRequestLog(cfg *engine.Config, scrub func(string) string)
 		Gzip:  strings.HasSuffix(o.logRequests, ".gz"),
 		Scrub: scrub,
 	})}
-	go func() { r.written <- wholefile.Write(r.path, r.log.Drain) }()
+	go func() { r.written <- writeFile(fifo, r.path, r.log.Drain) }()
 	cfg.RequestLog = r.log
 	return r
 }

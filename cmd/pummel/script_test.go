@@ -201,14 +201,7 @@ func TestSIGTERMStopsALoopingScript(t *testing.T) {
 	case <-time.After(hangLimit):
 	}
 	cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // one that ended already shows in its exit code
-	select {
-	case <-ended:
-	case <-time.After(hangLimit):
-		cmd.Process.Kill() //nolint:errcheck // the test fails anyway
-		<-ended
-		t.Fatalf("pummel was still running %v after SIGTERM", hangLimit)
-	}
-	code := cmd.ProcessState.ExitCode()
+	code := awaitEnd(t, cmd, ended, syscall.SIGTERM)
 	var res stats.Result
 	if code != exitInterrupted || json.Unmarshal(stdout.Bytes(), &res) != nil || res.Requests != 3 {
 		t.Errorf("exit %d, stdout %q, stderr %q: want 130 and a JSON result of 3 requests", code, stdout.String(), stderr.String())

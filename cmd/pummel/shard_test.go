@@ -72,7 +72,7 @@ func TestParseStartAt(t *testing.T) {
 // part of -c 3 over 3 holds one.
 func TestDefaultThreadsFitThePart(t *testing.T) {
 	o := options{connections: "3", shard: "2/3", timeout: "2s", pipeline: "1", maxBody: defaultMaxBody, engine: engine.EngineAuto, target: "http://127.0.0.1:1/"}
-	c, err := o.config()
+	c, err := o.config(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ import (
 
 // loadURL reads the URL argument, or, with --targets, the list of
 // targets and the first one's URL.
-func (o *options) loadURL(c *engine.Config) error {
+func (o *options) loadURL(ctx context.Context, c *engine.Config) error {
 	if o.targetsFile == "" {
 		var err error
 		c.URL, err = parseTarget(o.target)
@@ -31,7 +32,7 @@ func (o *options) loadURL(c *engine.Config) error {
 	if o.target != "" {
 		return usageError{fmt.Sprintf("--targets: give a URL (%s) or --targets, not both", o.target)}
 	}
-	list, err := o.targetList()
+	list, err := o.targetList(ctx)
 	if err != nil {
 		return err
 	}
@@ -39,10 +40,15 @@ func (o *options) loadURL(c *engine.Config) error {
 	return nil
 }
 
-// targetList reads the --targets file once (stdin cannot be read twice).
-func (o *options) targetList() ([]targets.Target, error) {
+// targetList reads the --targets file once (stdin cannot be read twice),
+// and its body files no further than --max-body.
+func (o *options) targetList(ctx context.Context) ([]targets.Target, error) {
 	if o.targets != nil {
 		return o.targets, nil
+	}
+	limit, err := o.bodyLimit()
+	if err != nil {
+		return nil, err
 	}
 	stdin, name := o.stdin, o.targetsFile
 	if stdin == nil {
@@ -55,8 +61,11 @@ func (o *options) targetList() ([]targets.Target, error) {
 	if err != nil {
 		return nil, badFlag("--targets", err)
 	}
-	list, err := targets.Read(bytes.NewReader(data), name)
+	list, err := targets.Read(bytes.NewReader(data), name, o.bodyReader(ctx, limit))
 	var bad *targets.Error
+	if ctx.Err() != nil {
+		return nil, interruptedReading("--targets " + o.targetsFile)
+	}
 	if errors.As(err, &bad) {
 		return nil, usageError{"--targets: " + bad.Error()}
 	}
@@ -69,16 +78,12 @@ func (o *options) targetList() ([]targets.Target, error) {
 
 // withTargets sets c.Targets from the --targets list, with c's method,
 // headers and body (from -m, -H, -T, -b) as each target's defaults.
-func (o *options) withTargets(c *engine.Config) error {
+func (o *options) withTargets(c *engine.Config) {
 	if o.targetsFile == "" {
-		return nil
+		return
 	}
-	list, err := o.targetList()
-	if err != nil {
-		return err
-	}
-	c.Targets = make([]engine.Target, 0, len(list))
-	for _, t := range list {
+	c.Targets = make([]engine.Target, 0, len(o.targets)) // read by loadURL
+	for _, t := range o.targets {
 		et := t.Target
 		if et.Method == "" {
 			et.Method = c.Method
@@ -89,7 +94,6 @@ func (o *options) withTargets(c *engine.Config) error {
 		et.Headers = withDefaultHeaders(c.Headers, t.Headers)
 		c.Targets = append(c.Targets, et)
 	}
-	return nil
 }
 
 // withDefaultHeaders is defaults, less those a target header of the same
@@ -130,13 +134,13 @@ func writeTargetPlan(w io.Writer, ts []engine.Target) {
 }
 
 // defaultReadyURL is the URL --exec polls by default: the URL argument, or the
-// first target's.
+// first target's (config read them).
 func (o *options) defaultReadyURL() string {
 	if o.targetsFile == "" {
 		return o.target
 	}
-	if list, err := o.targetList(); err == nil {
-		return list[0].URL.String()
+	if len(o.targets) > 0 {
+		return o.targets[0].URL.String()
 	}
 	return ""
 }

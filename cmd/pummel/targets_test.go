@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,7 +68,7 @@ func TestTargetsFromStdinTakeTheDefaults(t *testing.T) {
 	o := options{targetsFile: "-", stdin: strings.NewReader(`{"url":"http://h/a","header":{"X-A":["own"]}}` + "\n"),
 		method: "PUT", body: "b", requests: "1", connections: "1", threads: "1", timeout: "1s", pipeline: "1", maxBody: defaultMaxBody, engine: engine.EngineAuto,
 		headers: *cli.NewStringSlice("X-A: default", "X-B: default")}
-	c, err := o.config()
+	c, err := o.config(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,5 +166,51 @@ func TestMoreThanAHundredNamesExitTwo(t *testing.T) {
 	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "targets.txt:301: ") ||
 		!strings.Contains(stderr, "more than 100 names") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming targets.txt:301", code, stdout, stderr)
+	}
+}
+
+// TestTargetBodyFilesStopAtMaxBody: a target's @file is read no further
+// than --max-body, as --body-file is: an endless one (/dev/zero) or one
+// over the limit is one line naming the targets file, the line and the
+// body file, exit 2 before any load; one of exactly the limit is sent.
+func TestTargetBodyFilesStopAtMaxBody(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	dir := t.TempDir()
+	big, exact := filepath.Join(dir, "big.bin"), filepath.Join(dir, "exact.bin")
+	if err := errors.Join(os.WriteFile(big, make([]byte, 2000), 0o600), os.WriteFile(exact, []byte("abcd"), 0o600)); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		body    string
+		maxBody string // "" for the default
+		want    string // the request's body; "" when refused
+	}{
+		{"endless", "/dev/zero", "", ""},
+		{"endless, small limit", "/dev/zero", "1MiB", ""},
+		{"over the limit", big, "1k", ""},
+		{"exactly the limit", exact, "4", "abcd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeTargets(t, "GET "+srv.URL()+"\n\nPOST "+srv.URL()+"x\n@"+tt.body+"\n")
+			args := []string{"--targets", path, "-n", "2", "-c", "1"}
+			if tt.maxBody != "" {
+				args = append(args, "--max-body", tt.maxBody)
+			}
+			before := srv.Requests()
+			code, _, stderr := pummelBounded(t, t.Context(), args...)
+			if tt.want != "" {
+				if last := string(srv.LastRequest()); code != exitOK || !strings.HasSuffix(last, "\r\n\r\n"+tt.want) {
+					t.Errorf("exit %d, last request %q: want 0 and the body %q\n%s", code, last, tt.want, stderr)
+				}
+				return
+			}
+			limit := cmp.Or(tt.maxBody, defaultMaxBody)
+			want := fmt.Sprintf("--targets: %s:4: body file: %s holds more than --max-body %s", path, tt.body, limit)
+			if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) || srv.Requests() != before {
+				t.Errorf("exit %d, stderr %q, %d requests: want 2, none, and one line with %q", code, stderr, srv.Requests()-before, want)
+			}
+		})
 	}
 }

@@ -11,12 +11,15 @@ package wholefile
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // Write writes the file path with write: into a temporary file in the
@@ -77,8 +80,15 @@ func stream(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return unwrapPath(err)
 	}
+	return WriteInto(f, write)
+}
+
+// WriteInto writes write's output into f, a FIFO (as OpenFIFO opened it)
+// or a device open to write, then closes f. The error does not repeat
+// the path.
+func WriteInto(f *os.File, write func(io.Writer) error) error {
 	bw := bufio.NewWriter(f)
-	err = write(bw)
+	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -201,6 +211,39 @@ func isStdio(fi os.FileInfo) bool {
 // ErrNoReader is returned for a FIFO that no process reads: opening it to
 // write would wait for one forever.
 var ErrNoReader = errors.New("no process reads this FIFO")
+
+// fifoPoll is how often OpenFIFO tries the FIFO again while it waits.
+const fifoPoll = 10 * time.Millisecond
+
+// OpenFIFO opens the FIFO path to write, as a shell's ">" would, once a
+// process has opened it to read: `pummel -o p.json & jq . p.json` may
+// start jq a moment after pummel. It waits at most wait for that reader,
+// then fails with ErrNoReader, and it ends with ctx's error as soon as
+// ctx is done. The open file is written with WriteInto: holding it open
+// keeps the reader waiting for what comes. The error does not repeat the
+// path.
+func OpenFIFO(ctx context.Context, path string, wait time.Duration) (*os.File, error) {
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	poll := time.NewTicker(fifoPoll)
+	defer poll.Stop()
+	for {
+		f, err := openStream(path)
+		if !errors.Is(err, ErrNoReader) {
+			return f, unwrapPath(err)
+		}
+		// A FIFO tells no writer when its reader comes (open(2) without
+		// O_NONBLOCK would wait, but no context could end that wait):
+		// the open is tried again.
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timeout.C:
+			return nil, fmt.Errorf("%w: none opened it in %v", ErrNoReader, wait)
+		case <-poll.C:
+		}
+	}
+}
 
 // openStream opens path to write, appending: a descriptor of the process
 // reopened by its path (/dev/stdout redirected to a file) keeps what it

@@ -1,11 +1,13 @@
 package wholefile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -269,5 +271,68 @@ func TestWriteIntoStdoutRedirectedToAFile(t *testing.T) {
 	after, _ := os.Stat(out)
 	if string(got) != "before\nresult\n" || !os.SameFile(before, after) {
 		t.Errorf("stdout's file holds %q (same file: %v), want the result appended to it", got, os.SameFile(before, after))
+	}
+}
+
+// TestOpenFIFO: OpenFIFO waits for a reader that comes later, who then
+// gets what WriteInto writes; with none it fails after the wait, naming
+// it, and at once when the context ends (the wait is then an hour).
+func TestOpenFIFO(t *testing.T) {
+	const short = 50 * time.Millisecond
+	tests := []struct {
+		name    string
+		reader  bool // a reader opens the FIFO a moment after OpenFIFO starts
+		cancel  bool // the context ends a moment after OpenFIFO starts
+		wait    time.Duration
+		wantErr error
+	}{
+		{"a reader comes", true, false, time.Hour, nil},
+		{"no reader", false, false, short, ErrNoReader},
+		{"no reader, interrupted", false, true, time.Hour, context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "result.fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("no FIFOs here: %v", err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			read := make(chan string, 1)
+			if tt.reader {
+				time.AfterFunc(short, func() {
+					b, _ := os.ReadFile(fifo) // opening waits for the writer
+					read <- string(b)
+				})
+			}
+			if tt.cancel {
+				time.AfterFunc(short, cancel)
+			}
+			opened := make(chan error, 1)
+			go func() {
+				f, err := OpenFIFO(ctx, fifo, tt.wait)
+				if err == nil {
+					err = WriteInto(f, writeString("streamed"))
+				}
+				opened <- err
+			}()
+			var err error
+			select {
+			case err = <-opened:
+			case <-time.After(30 * time.Second):
+				t.Fatal("OpenFIFO was still waiting after 30s")
+			}
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("OpenFIFO, WriteInto = %v, want %v", err, tt.wantErr)
+			}
+			if errors.Is(err, ErrNoReader) && !strings.Contains(err.Error(), fmt.Sprint(tt.wait)) {
+				t.Errorf("%q does not say the wait, %v", err, tt.wait)
+			}
+			if tt.reader {
+				if got := <-read; got != "streamed" {
+					t.Errorf("the reader got %q", got)
+				}
+			}
+		})
 	}
 }
