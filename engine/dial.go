@@ -71,3 +71,15 @@ func hostPort(c *Config) string {
 	}
 	return net.JoinHostPort(c.URL.Hostname(), "80")
 }
+
+// closeNow closes nc at once. A TLS connection's own Close first sends a
+// close_notify alert, and waits up to 5 s to write it to a server that may
+// have stopped reading: a load generator owes it none, and its run must
+// end on time.
+func closeNow(nc net.Conn) {
+	if tc, ok := nc.(*tls.Conn); ok {
+		tc.NetConn().Close()
+		return
+	}
+	nc.Close()
+}

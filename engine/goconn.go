@@ -277,7 +277,7 @@ func (s *goConn) attach(nc net.Conn) {
 func (s *goConn) shut() {
 	if s.nc != nil {
 		s.tr.unregister(s.nc)
-		s.nc.Close()
+		closeNow(s.nc)
 		s.nc = nil
 		s.wire.attach(nil)
 	}

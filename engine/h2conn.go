@@ -110,7 +110,7 @@ func (h *h2Conn) handshake(ctx context.Context) (net.Conn, error) {
 	}
 	h.takeWire(h.wire)
 	if err != nil {
-		nc.Close()
+		closeNow(nc)
 		h.wire.attach(nil)
 		if isTimeout(err) {
 			return nil, h2.ErrNoSettings
@@ -230,20 +230,19 @@ func (h *h2Conn) fill() {
 // flush writes what the session queued, in one write. A failed write
 // ends every open stream as a write error, and the connection.
 func (h *h2Conn) flush() bool {
-	if len(h.sess.Out) == 0 {
-		return true
-	}
-	h.moveWriteDeadline(time.Now())
-	err := h.wire.send(h.sess.Out)
-	untouched := h.wire.written == 0
-	h.sess.Sent()
-	h.takeWire(h.wire)
-	if err == nil {
+	for first := true; len(h.sess.Out) > 0; first = false { // more when a large body waited for room
+		h.moveWriteDeadline(time.Now())
+		err := h.wire.send(h.sess.Out)
+		untouched := first && h.wire.written == 0
+		h.sess.Sent()
+		h.takeWire(h.wire)
+		if err != nil {
+			h.act(h.h2Streams.writeFailed(&h.conn, err, untouched, h.next.phase))
+			return false
+		}
 		h.unsent.flushed()
-		return true
 	}
-	h.act(h.h2Streams.writeFailed(&h.conn, err, untouched, h.next.phase))
-	return false
+	return true
 }
 
 // moveWriteDeadline makes sure the write deadline lies no later than the
@@ -400,7 +399,7 @@ func (h *h2Conn) shut() {
 	h.sess.Abandon()
 	if h.nc != nil {
 		h.tr.unregister(h.nc)
-		h.nc.Close()
+		closeNow(h.nc)
 		h.nc = nil
 		h.wire.attach(nil)
 	}

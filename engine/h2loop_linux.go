@@ -177,22 +177,24 @@ func (c *loopConn) h2Start(t ticket, now time.Time) {
 // write failed, which ended the connection.
 func (c *loopConn) h2Flush() bool {
 	h := c.h2
-	for h.off < len(h.sess.Out) {
-		n, errno := sysWrite(c.fd, h.sess.Out[h.off:])
-		if n > 0 {
-			h.off += n
-			c.bytesOut += int64(n)
-			continue
+	for len(h.sess.Out) > 0 { // more when a large body waited for room
+		for h.off < len(h.sess.Out) {
+			n, errno := sysWrite(c.fd, h.sess.Out[h.off:])
+			if n > 0 {
+				h.off += n
+				c.bytesOut += int64(n)
+				continue
+			}
+			if errno == unix.EAGAIN {
+				return true
+			}
+			c.h2WriteFailed(errno)
+			return false
 		}
-		if errno == unix.EAGAIN {
-			return true
-		}
-		c.h2WriteFailed(errno)
-		return false
+		h.sess.Sent()
+		h.off = 0
+		h.unsent.flushed()
 	}
-	h.sess.Sent()
-	h.off = 0
-	h.unsent.flushed()
 	return true
 }
 

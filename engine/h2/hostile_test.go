@@ -1,6 +1,7 @@
 package h2
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -160,5 +161,39 @@ func TestNoStreamAfterGoAway(t *testing.T) {
 	}
 	if !s.Ready() || s.CanOpen() || !s.Draining() {
 		t.Fatalf("ready %v, can open %v, draining %v: want ready, no stream, draining", s.Ready(), s.CanOpen(), s.Draining())
+	}
+}
+
+// TestLargeBodiesAreQueuedInParts: however wide the server's windows, a
+// connection queues about maxQueued of request bodies at a time, and the
+// rest as the transport writes Out; every byte goes out once.
+func TestLargeBodiesAreQueuedInParts(t *testing.T) {
+	s := NewSession(Options{Slots: 4})
+	srv := newServer()
+	srv.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1<<31 - 1})
+	srv.fr.WriteWindowUpdate(0, 1<<31-1-initialWindow)
+	if _, err := s.Feed(srv.buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	s.Sent()
+	body := []byte(strings.Repeat("b", 5<<20))
+	for slot := range 4 {
+		s.Start(slot, NewRequest("POST", "http", "a", "/", nil, body))
+	}
+	data := 0
+	for writes := 0; len(s.Out) > 0; writes++ {
+		if len(s.Out) > maxQueued+MaxFrame {
+			t.Fatalf("write %d: Out holds %d bytes", writes, len(s.Out))
+		}
+		fr := http2.NewFramer(nil, bytes.NewReader(s.Out))
+		for f, err := fr.ReadFrame(); err == nil; f, err = fr.ReadFrame() {
+			if d, ok := f.(*http2.DataFrame); ok {
+				data += len(d.Data())
+			}
+		}
+		s.Sent()
+	}
+	if data != 4*len(body) {
+		t.Errorf("%d bytes of DATA, want %d", data, 4*len(body))
 	}
 }

@@ -97,6 +97,8 @@ type Session struct {
 	// owed counts the acknowledgements queued in Out since it was last
 	// written whole (see Sent).
 	owed int
+	// held is set when a request body stopped at maxQueued.
+	held bool
 
 	// The header block being read: the slot it belongs to (-1 for a
 	// stream that ended, whose block is decoded and dropped), its stream,
@@ -191,7 +193,7 @@ func (s *Session) Reset() {
 	s.nextID, s.open, s.settings = 1, 0, false
 	s.peerStreams, s.peerWindow, s.peerFrame = math.MaxUint32, initialWindow, maxFrameSize
 	s.sendWindow, s.recvUnacked = initialWindow, 0
-	s.goAway, s.owed = false, 0
+	s.goAway, s.owed, s.held = false, 0, false
 	s.hdr.active = false
 	s.memo.reset()
 	s.dec = hpack.NewDecoder(decoderTable, s.emit)
@@ -204,9 +206,15 @@ func (s *Session) Reset() {
 	s.fr.WriteWindowUpdate(0, recvWindow-initialWindow) //nolint:errcheck // appending does not fail
 }
 
-// Sent notes that the transport wrote Out whole, and empties it.
+// Sent notes that the transport wrote Out whole, and empties it; Out then
+// holds the request bodies that waited for room (see maxQueued), for the
+// transport to write in turn.
 func (s *Session) Sent() {
 	s.Out, s.owed = s.Out[:0], 0
+	if s.held {
+		s.held = false
+		s.resume()
+	}
 }
 
 // Progress is how far a stream got, for the cause of its timeout.
@@ -325,10 +333,20 @@ func (s *Session) end(slot int) {
 	}
 }
 
-// sendBody appends as much of st's body as the windows allow.
+// maxQueued bounds the request body queued in Out: however large the
+// bodies and the server's windows, a connection holds about this much of
+// them at a time, and queues more once Out is written (Sent).
+const maxQueued = 1 << 20
+
+// sendBody appends as much of st's body as the windows, and maxQueued,
+// allow.
 func (s *Session) sendBody(st *stream) {
 	body := st.req.body
 	for st.sent < len(body) {
+		if len(s.Out) >= maxQueued {
+			s.held = true // the rest once Out is written
+			return
+		}
 		n := min(int64(len(body)-st.sent), st.sendWindow, s.sendWindow, int64(s.peerFrame))
 		if n <= 0 {
 			return // the rest when the server opens a window
