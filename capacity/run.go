@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/pummel-dev/pummel/stats"
@@ -51,9 +52,8 @@ type Search struct {
 	Done func(step stats.Result)
 }
 
-// MaxConfirmations bounds the confirmation runs: the answer, then at
-// most three rates each lower than the last (see confirm).
-const MaxConfirmations = 4
+// MaxConfirmations bounds the confirmation runs (see confirm).
+const MaxConfirmations = 8
 
 // MaxStretch bounds a step's measured time, in steps: one whose
 // evidence has not told after MaxStretch × Step is inconclusive.
@@ -193,11 +193,15 @@ func (s *Search) answer(settings Settings, tried []Tried, byRate map[float64]sta
 	return c
 }
 
-// confirm runs the answer again; if it fails, a rate Precision lower,
-// then twice and four times Precision lower than that, MaxConfirmations
-// runs at most: a server whose tail only shows over the longer run is
-// often well below the rate its steps passed.
+// confirm runs the answer again, for the confirmation's longer time. A
+// server whose tail only shows over the longer run is often well below
+// the rate its steps passed: while no rate is confirmed, the next is
+// lower by Precision, then by twice and four times as much (up to half);
+// once one is, the rates between it and the lowest that failed are halved
+// to the search's precision. The answer is the highest rate confirmed,
+// never one only the short steps passed; MaxConfirmations runs at most.
 func (s *Search) confirm(ctx context.Context, out *Outcome, rate, best float64) error {
+	lo, hi := 0.0, 0.0 // the highest rate confirmed, the lowest whose confirmation failed
 	down := s.Precision
 	for range MaxConfirmations {
 		res, j, err := s.step(ctx, out, Load{Rate: rate, Confirm: true}, best)
@@ -206,13 +210,22 @@ func (s *Search) confirm(ctx context.Context, out *Outcome, rate, best float64) 
 		}
 		out.Final = res
 		if j.Verdict == Pass {
+			lo = rate
 			out.Capacity.Rate, out.Capacity.Confirmed = ptr(rate), true
-			return nil
+		} else {
+			hi = rate
 		}
-		if rate *= 1 - down; rate < s.From {
+		switch {
+		case lo > 0 && (hi == 0 || hi <= lo*(1+s.Precision)):
+			return nil // confirmed, to the search's precision
+		case lo > 0:
+			rate = math.Sqrt(lo * hi)
+		default:
+			rate, down = hi*(1-down), min(2*down, 0.5)
+		}
+		if rate < s.From {
 			break
 		}
-		down *= 2
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 type model struct {
 	capacity, clientMax float64
 	confirmFails        int             // how many confirmation runs fail
+	longRun             float64         // 0, or the rate the longer confirmation runs carry
 	hiccups             map[float64]int // how many times a rate under the capacity fails first
 	loads               []Load
 }
@@ -32,7 +34,7 @@ func (m *model) measure(_ context.Context, l Load) (stats.Result, error) {
 	if hiccup {
 		m.hiccups[l.Rate]--
 	}
-	if l.Rate > m.capacity || (l.Confirm && m.confirmFails > 0) || hiccup {
+	if l.Rate > m.capacity || (l.Confirm && m.confirmFails > 0) || (l.Confirm && m.longRun > 0 && l.Rate > m.longRun) || hiccup {
 		if l.Confirm {
 			m.confirmFails--
 		}
@@ -59,8 +61,15 @@ func TestRunSearch(t *testing.T) {
 		{"server limit", model{capacity: 500}, 0, 500, true, stats.LimitServer, nil},
 		{"range", model{capacity: 500}, 300, 300, true, stats.LimitRange, nil},
 		{"client limit", model{capacity: 5000, clientMax: 1000}, 0, 312, true, stats.LimitClient, nil},
-		{"confirmation steps down", model{capacity: 500, confirmFails: 1}, 0, 490, true, stats.LimitServer, nil},
+		// 500 fails its confirmation, 490 passes, and the gap is halved once.
+		{"confirmation steps down", model{capacity: 500, confirmFails: 1}, 0, 494.97, true, stats.LimitServer, nil},
 		{"confirmation fails", model{capacity: 500, confirmFails: 9}, 0, 500, false, stats.LimitServer, nil},
+		// The steps pass up to 500, the longer runs only up to 350: 500,
+		// 490, 470.4, 432.8 and 363.5 fail their confirmations (each 2%,
+		// 4%, 8%, 16% under the last), 247.2 (32% under) passes, and the
+		// gap is halved in the two runs left: 299.8, then 330.1, the
+		// answer, under 350 and confirmed.
+		{"a longer run carries less", model{capacity: 500, longRun: 350}, 0, 330.11, true, stats.LimitServer, nil},
 		{"nothing passes", model{capacity: 5}, 0, 0, false, stats.LimitServer, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +82,7 @@ func TestRunSearch(t *testing.T) {
 				t.Fatalf("Run: %v", err)
 			}
 			c := out.Capacity
-			if (c.Rate == nil) != (tc.wantRate == 0) || (c.Rate != nil && *c.Rate != tc.wantRate) || c.Confirmed != tc.confirmed || c.LimitedBy != tc.limitedBy {
+			if (c.Rate == nil) != (tc.wantRate == 0) || (c.Rate != nil && math.Abs(*c.Rate-tc.wantRate) > 0.01) || c.Confirmed != tc.confirmed || c.LimitedBy != tc.limitedBy {
 				t.Errorf("capacity %v confirmed %v limited by %s; want %g, %v, %s", deref(c.Rate), c.Confirmed, c.LimitedBy, tc.wantRate, tc.confirmed, tc.limitedBy)
 			}
 			if done != len(out.Steps) || len(out.Steps) != len(m.loads) {

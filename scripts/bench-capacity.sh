@@ -101,12 +101,17 @@ done
     steps=$(grep -o '"steps_run": *[0-9]*' "$f" | sed 's/.*: *//')
     confirmed=$(grep -o '"confirmed": *[a-z]*' "$f" | head -1 | sed 's/.*: *//')
     pass=$(grep -o '"pass_rate": *[0-9.]*' "$f" | sed 's/.*: *//') fail=$(grep -o '"fail_rate": *[0-9.]*' "$f" | sed 's/.*: *//')
+    limited=$(grep -o '"limited_by": *"[a-z]*"' "$f" | head -1 | sed 's/.*: *"//; s/"//')
+    bracket="$(commas "${pass:-0}")–$(commas "${fail:-0}")"
+    [ -z "$fail" ] && bracket="$(commas "${pass:-0}") passed, none failed"
+    [ "$limited" = client ] && bracket="$bracket (client-limited)"
+    [ "$confirmed" = true ] && confirmed=yes || confirmed=no
     dev=-
     if [ "$a" != none ] && [ -n "$median" ]; then
       dev=$(awk -v a="$a" -v m="$median" 'BEGIN {printf "%+.1f%%", 100 * (a - m) / m}')
       widest=$(awk -v a="$a" -v m="$median" -v w="$widest" 'BEGIN {d = 100 * (a - m) / m; if (d < 0) d = -d; print (d > w ? d : w)}')
     fi
-    printf '| %d | %s | %s | %s | %s | %s–%s |\n' "$i" "$( [ "$a" = none ] && echo none || commas "$a")" "${confirmed:-no}" "$dev" "$steps" "$(commas "${pass:-0}")" "$(commas "${fail:-0}")"
+    printf '| %d | %s | %s | %s | %s | %s |\n' "$i" "$( [ "$a" = none ] && echo none || commas "$a")" "$confirmed" "$dev" "$steps" "$bracket"
   done
   echo
   busytext="idle"

@@ -25,6 +25,10 @@
 # scripts/lua/pipeline.lua at the same depth, and checks that `pummel -n`
 # at that depth sends exactly the requests nginx counts. Pipelined runs
 # get a 30 s timeout (see bench_command in scripts/lib.sh).
+# -B REV also runs, beside each pummel row, the same command with pummel
+# built from the git revision REV (rows named base-…), and takes that
+# row's paired ratio to it instead of to wrk or h2load: a change measured
+# against the code before it, side by side, where drift cancels.
 # -g CHART.svg (or .png) also draws the table's requests per client
 # CPU-second as a bar chart, each bar with the range of its repetitions
 # (scripts/peerchart, pummel's chart package).
@@ -60,11 +64,11 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-h2streams="" bench_tls=0 h2proto="" h2how=""
-while getopts "r:c:d:t:T:p:H:So:g:" opt; do
+h2streams="" bench_tls=0 h2proto="" h2how="" baserev=""
+while getopts "r:c:d:t:T:p:H:So:g:B:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
-    H) h2streams=$OPTARG ;; S) bench_tls=1 ;;
+    H) h2streams=$OPTARG ;; S) bench_tls=1 ;; B) baserev=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done
@@ -90,7 +94,19 @@ if [ -n "$h2streams" ]; then
     fi
   done
 fi
+if [ -n "$baserev" ]; then
+  for tool in $tools; do
+    case $tool in pummel*) tools="$tools base-$tool" ;; esac
+  done
+fi
 bench_setup
+if [ -n "$baserev" ]; then # pummel as it was at REV, built the same way
+  base_pummel=$work/base-pummel
+  mkdir "$work/base-src"
+  git archive "$baserev" | tar -x -C "$work/base-src"
+  (cd "$work/base-src" && scripts/build.sh "$base_pummel" >/dev/null)
+  base="pummel at $baserev (pummel rows), $base"
+fi
 case " $tools " in *" bombardier "* | *" vegeta "*) bench_go_peers ;; esac
 bench_nginx 18089
 
@@ -196,6 +212,7 @@ headline() {
           }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           if (match(T[ti], /-h2(tls)?-[0-9]+$/)) b = "h2load" substr(T[ti], RSTART) SUBSEP C[ci] # HTTP/2 rows: to h2load at the same -m
+          if ((("base-" T[ti]) SUBSEP C[ci]) in eff) b = "base-" T[ti] SUBSEP C[ci] # -B: to the same row at the base revision
           base = median(eff[b])
           e = median(eff[k])
           paired = ""; lo = ""; hi = ""; npaired = 0; clean = ""; nclean = 0

@@ -134,6 +134,7 @@ bench_next_url() {
 bench_command() {
   local c=$2 bin=${3:-$pummel} lua=$PWD/scripts/lua/pipeline.lua t=${threads:-1}
   case $1 in
+    base-*) bench_command "${1#base-}" "$c" "$base_pummel" ;; # bench-peers.sh -B
     pummel) echo "$bin -q -t$t -c$c -d${dur}s $url" ;;
     pummel-goroutine) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine $url" ;;
     wrk) echo "wrk -t$t -c$c -d${dur}s $url" ;;
