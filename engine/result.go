@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -66,8 +68,9 @@ func scheduleWarnings(st stats.Result) []string {
 	if st.Ramp != nil {
 		mean = " (the ramp's mean)"
 	}
-	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %g requests/s%s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
-		st.AchievedRate, st.TargetRate, mean, late, sent, units.Time(float64(record.LateSend.Microseconds())), units.Time(st.ScheduleLag.P99))}
+	target := strconv.FormatFloat(math.Round(st.TargetRate*100)/100, 'f', -1, 64) // 1000, or 29725.92: no float's every digit
+	return []string{fmt.Sprintf("the schedule was not kept: achieved %.2f of %s requests/s%s, %d of %d sends more than %s late (p99 lag %s); every connection was busy (raise -c) or the client's CPU was saturated",
+		st.AchievedRate, target, mean, late, sent, units.Time(float64(record.LateSend.Microseconds())), units.Time(st.ScheduleLag.P99))}
 }
 
 // targetRate is this process's target in open-loop stage i, its mean rate
