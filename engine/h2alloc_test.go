@@ -35,17 +35,21 @@ func startLeanH2C(t *testing.T, block []byte) *url.URL {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go leanH2C(c, block)
-		}
-	}()
+	go serveLean(ln, block)
 	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
 	return u
+}
+
+// serveLean answers every connection ln accepts as leanH2C does, until
+// ln closes.
+func serveLean(ln net.Listener, block []byte) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go leanH2C(c, block)
+	}
 }
 
 func leanH2C(c net.Conn, block []byte) {

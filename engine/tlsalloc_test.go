@@ -69,15 +69,7 @@ func TestTLSNoAllocationPerRequest(t *testing.T) {
 		t.Run(fmt.Sprintf("h2/streams %d", streams), func(t *testing.T) {
 			server, client := testTLS(t, "h2")
 			ln := tlsListener(t, server)
-			go func() {
-				for {
-					c, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					go leanH2C(c, nginxBlock)
-				}
-			}()
+			go serveLean(ln, nginxBlock)
 			u := &url.URL{Scheme: "https", Host: ln.Addr().String(), Path: "/"}
 			checkAllocationsBeyond(t, Config{URL: u, TLS: client, Engine: EngineGoroutine, Connections: 4, Threads: 2,
 				Timeout: 5 * time.Second, Protocol: HTTP2, Streams: streams}, tlsReads)
