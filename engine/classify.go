@@ -25,8 +25,6 @@ type failure struct {
 	set    bool
 }
 
-func (f failure) failed() bool { return f.set }
-
 // Causes of read errors that the counting rule (docs/architecture.md) names.
 const (
 	// causeClosedBeforeResponse: the server closed the connection after
