@@ -71,9 +71,13 @@ http {
 $tls  server {
 $listen    location / { return 200; }
     location = /nginx_status { stub_status; }
+    location = /gzip { root $work/www; default_type text/plain; gzip on; gzip_comp_level 6; gzip_min_length 0; gzip_types text/plain; }
   }
 }
 CONF
+  mkdir -p "$work/www" # /gzip: 16 KiB of text compressed for every request, work nginx does per response
+  awk 'BEGIN { srand(1); for (i = 0; i < 400; i++) { s = ""; for (j = 0; j < 6; j++) s = s sprintf("%x ", int(rand() * 65536)); print "line " i ": " s } }' | head -c 16384 >"$work/www/gzip"
+  chmod a+x "$work" "$work/www" && chmod a+r "$work/www/gzip" # nginx's worker runs as nobody
   taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
   nginx_master=$!
   url=$bench_scheme://127.0.0.1:$port/
