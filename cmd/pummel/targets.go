@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/bodyfile"
 	"github.com/pummel-dev/pummel/internal/redact"
 	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/targets"
@@ -57,7 +58,10 @@ func (o *options) targetList(ctx context.Context) ([]targets.Target, error) {
 	if name == stdinName {
 		name = "stdin"
 	}
-	data, err := readInput(o.targetsFile, stdin)
+	data, err := readTargetsFile(ctx, o.targetsFile, stdin)
+	if ctx.Err() != nil {
+		return nil, interruptedReading("--targets " + o.targetsFile)
+	}
 	if err != nil {
 		return nil, badFlag("--targets", err)
 	}
@@ -143,4 +147,36 @@ func (o *options) defaultReadyURL() string {
 		return o.targets[0].URL.String()
 	}
 	return ""
+}
+
+// maxTargetsFile bounds a --targets file: a list of a million targets
+// takes some tens of MiB, and /dev/zero must not run the machine out of
+// memory.
+const maxTargetsFile = 256 << 20
+
+// readTargetsFile reads the --targets file no further than
+// maxTargetsFile, standard input for "-"; a FIFO is read as bodyfile
+// reads one, so that a signal ends the wait for its writer.
+func readTargetsFile(ctx context.Context, path string, stdin io.Reader) ([]byte, error) {
+	var data []byte
+	var err error
+	if path == stdinName {
+		data, err = io.ReadAll(io.LimitReader(stdin, maxTargetsFile+1))
+		if err == nil && len(data) > maxTargetsFile {
+			err = bodyfile.ErrTooLarge
+		}
+	} else {
+		data, err = bodyfile.Read(ctx, path, maxTargetsFile, fifoWait)
+	}
+	name := path
+	if path == stdinName {
+		name = "stdin"
+	}
+	switch {
+	case errors.Is(err, bodyfile.ErrTooLarge):
+		return nil, fmt.Errorf("%s holds more than %d MiB: split the list", name, maxTargetsFile>>20)
+	case errors.Is(err, bodyfile.ErrNoWriter):
+		return nil, fmt.Errorf("%s: %w; start its writer first, or save the list to a file", path, err)
+	}
+	return data, err
 }

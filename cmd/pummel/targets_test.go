@@ -214,3 +214,14 @@ func TestTargetBodyFilesStopAtMaxBody(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetsFileIsBounded: a --targets file that never ends is refused
+// with one line and exit 2 once it passes maxTargetsFile, before any
+// load, rather than read until the machine runs out of memory.
+func TestTargetsFileIsBounded(t *testing.T) {
+	code, stdout, stderr := pummelBounded(t, t.Context(), "--targets", "/dev/zero", "-n", "1")
+	want := "--targets: /dev/zero holds more than 256 MiB: split the list"
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q: want 2 and one line with %q", code, stdout, stderr, want)
+	}
+}
