@@ -22,7 +22,6 @@ type failure struct {
 	// behind, if set, is the cause for the requests queued behind the
 	// first one in a pipelined batch, which got no byte of a response.
 	behind string
-	set    bool
 }
 
 // Causes of read errors that the counting rule (docs/architecture.md) names.
@@ -48,7 +47,7 @@ const (
 )
 
 func fail(class record.ErrorClass, cause string) failure {
-	return failure{class: class, cause: cause, set: true}
+	return failure{class: class, cause: cause}
 }
 
 // connectFailure classifies a failed dial or TLS handshake.
@@ -135,7 +134,7 @@ func readFailure(err error, started bool) failure {
 	switch {
 	case isTimeout(err):
 		if started {
-			return failure{class: record.Timeout, cause: "partial response", behind: "no response", set: true}
+			return failure{class: record.Timeout, cause: "partial response", behind: "no response"}
 		}
 		return fail(record.Timeout, "no response")
 	case errors.Is(err, syscall.ECONNRESET):

@@ -111,12 +111,7 @@ func (s *h2Streams) timeoutOf(slot int) failure {
 // connection goes (a write that outlived --timeout left a frame half
 // written).
 func (s *h2Streams) timeoutAll(c *conn) {
-	for i := range s.lanes {
-		if s.sess.Busy(i) {
-			c.recordFailure(s.lanes[i].t.phase, s.lanes[i].sent, s.lanes[i].target, s.timeoutOf(i), 1)
-		}
-	}
-	s.sess.Abandon()
+	s.endOpen(c, s.timeoutOf)
 }
 
 // resetCause is the cause of a stream the server reset.
@@ -129,9 +124,15 @@ func resetCause(code http2.ErrCode) string {
 
 // failOpen ends every open stream with f.
 func (s *h2Streams) failOpen(c *conn, f failure) {
+	s.endOpen(c, func(int) failure { return f })
+}
+
+// endOpen ends every open stream with the failure failureOf gives its
+// slot, and frees them all.
+func (s *h2Streams) endOpen(c *conn, failureOf func(slot int) failure) {
 	for i := range s.lanes {
 		if s.sess.Busy(i) {
-			c.recordFailure(s.lanes[i].t.phase, s.lanes[i].sent, s.lanes[i].target, f, 1)
+			c.recordFailure(s.lanes[i].t.phase, s.lanes[i].sent, s.lanes[i].target, failureOf(i), 1)
 		}
 	}
 	s.sess.Abandon()

@@ -261,6 +261,9 @@ func (s *Session) emit(f hpack.HeaderField) {
 		} else {
 			s.hdr.length = badLength
 		}
+		// The fields after it are not decoded into strings unless the
+		// headers are kept (those the dynamic table indexes still are).
+		s.dec.SetEmitEnabled(s.opts.KeepHeaders)
 	}
 	if s.opts.KeepHeaders && s.hdr.slot >= 0 && s.slots[s.hdr.slot].id == s.hdr.id {
 		st := &s.slots[s.hdr.slot]
