@@ -11,10 +11,8 @@ import (
 
 	"github.com/pummel-dev/pummel/capacity"
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/environment"
 	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/measure"
-	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/threshold"
@@ -120,88 +118,48 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 			return usageError{fmt.Sprintf("%s: not with capacity (%s)", f.flag, f.instead)}
 		}
 	}
-	cfg, err := l.opts.config(c.Context)
-	if err != nil {
-		return err
-	}
-	noteUnmatched(l.stderr, cfg)
 	settings, search, err := so.settings()
 	if err != nil {
 		return err
 	}
-	if err := l.opts.outputFormat(); err != nil {
-		return err
-	}
-	if l.progress, err = l.opts.progressMode(); err != nil {
-		return err
-	}
-	outs := l.capacityFiles()
-	if err := checkOutputs(outs); err != nil {
-		return err
-	}
-	plan, err := l.opts.watchPlan(cfg.ConnectTo)
+	s, err := l.prepare(c, l.capacityFiles(), sessionRules{thresholds: (*options).slo})
 	if err != nil {
 		return err
 	}
-	slo, err := l.opts.slo(plan, cfg.Targets)
-	if err != nil {
+	defer l.close(s)
+	s.cfg.Duration, s.cfg.Warmup = seconds(search.StepS), seconds(search.StepWarmupS)
+	if err := l.open(c, s); err != nil {
 		return err
 	}
-	if cfg.Script, err = l.loadScript(c.Context, &cfg); err != nil {
-		return err
-	}
-	if cfg.Script != nil {
-		defer cfg.Script.Close()
-	}
-	if l.fifos, err = openFIFOs(c.Context, outs, fifoWait); err != nil {
-		return err
-	}
-	defer l.fifos.close()
-	if err := raiseFileLimit(cfg.Connections); err != nil {
-		return exitError{exitFailed, err.Error()}
-	}
-	raiseProcs(cfg.Threads)
-	cfg.Duration, cfg.Warmup = seconds(search.StepS), seconds(search.StepWarmupS)
-	l.shape = l.rec.recordedConfig(cfg)
+	cfg, slo := s.cfg, s.thresholds
 	l.header = func(w io.Writer) error { return render.WriteCapacityHeader(w, l.shape, exprTexts(slo), search) }
-	run := &capacityRun{loader: l, cfg: cfg, slo: slo, search: search, progress: newProgress(l.stderr, l.progress)}
+	run := &capacityRun{loader: l, cfg: cfg, slo: slo, search: search, progress: s.progress}
 	// Connections is what the search can keep in flight: with --http2,
 	// each connection's streams.
-	s := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1),
+	cs := &capacity.Search{Settings: settings, SLO: slo, Connections: cfg.Connections * max(cfg.Streams, 1),
 		Step: seconds(search.StepS), ConfirmTime: seconds(search.ConfirmS), Measure: run.measure, Rest: run.rest, Done: run.done}
 	if c.IsSet("from") || settings.To > 0 {
-		s.Start = settings.From // else the probe's throughput sets it
+		cs.Start = settings.From // else the probe's throughput sets it
 	}
 	body := func(ctx context.Context, w *measure.Watch) (stats.Result, error) {
 		run.watch = w
-		out, err := s.Run(ctx)
+		out, err := cs.Run(ctx)
 		run.search.To, run.search.Start = out.To, out.Start // the probe's, if it set them
 		return run.result(out, err)
 	}
 	var res stats.Result
-	if plan.exec != nil {
-		res, err = l.execRun(c.Context, *plan.exec, plan.watch, body)
+	if s.plan.exec != nil {
+		res, err = l.execRun(c.Context, *s.plan.exec, s.plan.watch, body)
 	} else {
-		res, err = l.watched(c.Context, plan, body)
+		res, err = l.watched(c.Context, s.plan, body)
 	}
 	run.progress.clear()
 	if err != nil && res.Capacity == nil {
 		return err
 	}
 	stopped := err // the steps before a load that could not be carried out are written all the same
-	res.Config = l.rec.sentConfig(l.shape, res.Config)
-	for i := range res.Steps { // each ran the load the result's config describes, at its own rate
-		res.Steps[i].Config = stats.Config{}
-	}
-	l.rec.scrub(&res)
-	res.Environment = environment.Describe(environment.Version(version), time.Now())
-	if plan.exec != nil && !plan.exec.Shell {
-		if b, _, err := proc.DescribeServer(plan.exec.Command); err == nil {
-			res.Environment.Binary = &b
-		}
-	}
-	res.Thresholds = threshold.Check(slo, res)
-	written := errors.Join(l.writeCapacity(outs, res), l.scriptDone(cfg, res))
+	l.describe(s, &res)
+	written := errors.Join(l.writeCapacity(s.outs, res), l.scriptDone(cfg, res))
 	if stopped != nil {
 		return errors.Join(stopped, written)
 	}

@@ -8,15 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"time"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/environment"
-	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
 	"github.com/pummel-dev/pummel/target"
-	"github.com/pummel-dev/pummel/threshold"
 	"github.com/urfave/cli/v2"
 )
 
@@ -86,67 +82,30 @@ func (l *loader) demo(c *cli.Context) error {
 // load runs the engine (with the server watched or started, as asked) and
 // writes the result everywhere it was asked for.
 func (l *loader) load(c *cli.Context) error {
-	cfg, err := l.opts.config(c.Context)
-	if err != nil {
-		return err
-	}
-	noteUnmatched(l.stderr, cfg)
-	if err := l.opts.outputFormat(); err != nil {
-		return err
-	}
-	if l.progress, err = l.opts.progressMode(); err != nil {
-		return err
-	}
 	outs := append(l.opts.files(), l.opts.logOutputs()...)
-	if err := checkOutputs(outs); err != nil {
-		return err
-	}
-	plan, err := l.opts.watchPlan(cfg.ConnectTo)
+	s, err := l.prepare(c, outs, sessionRules{thresholds: (*options).thresholds, check: l.checkRuns})
 	if err != nil {
 		return err
 	}
-	if l.opts.logRequests != "" && plan.runs > 1 {
-		return usageError{"--log-requests: not with --runs: the runs' requests would share one log"}
-	}
-	if err := checkStartRuns(cfg, plan.runs); err != nil {
-		return err
-	}
-	thresholds, err := l.opts.thresholds(plan, cfg.Targets)
-	if err != nil {
-		return err
-	}
-	if cfg.Script, err = l.loadScript(c.Context, &cfg); err != nil {
-		return err
-	}
-	if cfg.Script != nil {
-		defer cfg.Script.Close()
-	}
+	defer l.close(s)
 	if l.opts.dryRun {
-		return l.dryRun(cfg)
+		return l.dryRun(s.cfg)
 	}
-	if l.fifos, err = openFIFOs(c.Context, outs, fifoWait); err != nil {
+	if err := l.open(c, s); err != nil {
 		return err
 	}
-	defer l.fifos.close()
-	raiseProcs(cfg.Threads)
-	// This process holds its part's connections, not the whole load's.
-	if err := raiseFileLimit(int(cfg.Shard.Share(int64(cfg.Connections)))); err != nil {
-		return exitError{exitFailed, err.Error()}
-	}
-	l.shape = l.rec.recordedConfig(cfg)
-	l.shape.Runs = plan.runs
-	progress := newProgress(l.stderr, l.progress)
-	if progress != nil {
-		cfg.Progress = progress.show
+	cfg := s.cfg
+	if s.progress != nil {
+		cfg.Progress = s.progress.show
 	}
 	requests := l.opts.startRequestLog(&cfg, l.rec.text, l.fifos.take(l.opts.logRequests))
 	var res stats.Result
-	if plan.exec != nil {
-		res, err = l.execRuns(c.Context, cfg, plan)
+	if s.plan.exec != nil {
+		res, err = l.execRuns(c.Context, cfg, s.plan)
 	} else {
-		res, err = l.watchedLoad(c.Context, cfg, plan)
+		res, err = l.watchedLoad(c.Context, cfg, s.plan)
 	}
-	progress.clear()
+	s.progress.clear()
 	logErr := requests.finish(&res)
 	if err != nil {
 		if logErr != nil { // the load's error decides the exit; the log's is said too
@@ -154,20 +113,17 @@ func (l *loader) load(c *cli.Context) error {
 		}
 		return err
 	}
-	res.Config = l.rec.sentConfig(l.shape, res.Config)
-	for i := range res.Runs { // each ran the load the result's config describes
-		res.Runs[i].Config = stats.Config{}
-	}
-	identify(&res, cfg)
-	l.rec.scrub(&res)
-	res.Environment = environment.Describe(environment.Version(version), time.Now())
-	if plan.exec != nil && !plan.exec.Shell {
-		if b, _, err := proc.DescribeServer(plan.exec.Command); err == nil {
-			res.Environment.Binary = &b
-		}
-	}
-	res.Thresholds = threshold.Check(thresholds, res)
+	l.describe(s, &res)
 	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res), logErr))
+}
+
+// checkRuns refuses what --runs cannot repeat: one request log for
+// several runs, one start time for several.
+func (l *loader) checkRuns(cfg engine.Config, plan watchPlan) error {
+	if l.opts.logRequests != "" && plan.runs > 1 {
+		return usageError{"--log-requests: not with --runs: the runs' requests would share one log"}
+	}
+	return checkStartRuns(cfg, plan.runs)
 }
 
 // loadError maps the engine's error to an exit code.
