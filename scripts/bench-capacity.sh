@@ -2,12 +2,16 @@
 # Capacity benchmark: the highest rate one server carries within an SLO,
 # found by pummel capacity (server on CPU 1, pummel on CPU 0).
 #
-#   scripts/bench-capacity.sh [-t nginx|nginx-gzip|serve|queue] [-s "p99<1ms"] [-f FROM] [-c CONNS] [-d STEP] [-o OUT.md] [-p CHARTDIR]
+#   scripts/bench-capacity.sh [-t nginx|nginx-gzip|nginx-limit|serve|queue] [-s "p99<1ms"] [-f FROM] [-c CONNS] [-d STEP] [-o OUT.md] [-p CHARTDIR]
 #   scripts/bench-capacity.sh -r RUNS [-b] [-t …] [-s …] [-c …] [-d STEP] [-o OUT.md]
 #
 # nginx: one worker answering an empty 200; nginx-gzip: the same worker
 # compressing 16 KiB of text for every request (Accept-Encoding: gzip), so
-# that nginx's CPU, not the client's, is the limit; serve: pummel serve --delay 1ms
+# that nginx's CPU, not the client's, is the limit; nginx-limit: the
+# same worker holding every request to 2,000 a second (limit_req, its
+# leaky bucket: requests above the rate wait in a queue of up to 20,000,
+# then are refused), an nginx whose capacity is known and does not move
+# with its CPU's speed; serve: pummel serve --delay 1ms
 # (every response held 1 ms); queue: pummel serve --capacity 2000, a server
 # whose capacity is known (one request at a time, 0.5 ms each). Writes
 # pummel's markdown of the search (the verdict and the table of steps by
@@ -35,10 +39,11 @@ done
 bench_need nginx:nginx taskset:util-linux curl:curl
 bench_setup
 case $target in
-  nginx | nginx-gzip)
+  nginx | nginx-gzip | nginx-limit)
     bench_nginx 18093
     watch=(--pid "$nginx_worker")
     [ "$target" = nginx-gzip ] && url=${url}gzip watch+=(-H 'Accept-Encoding: gzip')
+    [ "$target" = nginx-limit ] && url=${url}limited
     ;;
   serve | queue)
     url=http://127.0.0.1:18094/

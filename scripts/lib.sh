@@ -37,7 +37,9 @@ bench_cleanup() {
 }
 
 # bench_nginx PORT starts one nginx worker pinned to CPU 1 answering an
-# empty 200 (stub_status at /nginx_status) on 127.0.0.1 and on
+# empty 200 (stub_status at /nginx_status; /gzip: 16 KiB of text
+# compressed per request; /limited: 2,000 requests a second, the rest
+# queued by limit_req) on 127.0.0.1 and on
 # $bench_addrs more loopback addresses, and sets $url and $nginx_worker.
 bench_addrs=64
 # With bench_h2c=1 it speaks h2c (HTTP/2 with prior knowledge) instead of
@@ -68,16 +70,20 @@ http {
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
   http2_max_concurrent_streams 1024;
+  map \$uri \$every_request { default all; } # one key for all: limit_req counts no empty one
+  limit_req_zone \$every_request zone=capacity:1m rate=2000r/s;
 $tls  server {
 $listen    location / { return 200; }
     location = /nginx_status { stub_status; }
     location = /gzip { root $work/www; default_type text/plain; gzip on; gzip_comp_level 6; gzip_min_length 0; gzip_types text/plain; }
+    location = /limited { root $work/www; default_type text/plain; limit_req zone=capacity burst=20000; limit_req_status 503; }
   }
 }
 CONF
   mkdir -p "$work/www" # /gzip: 16 KiB of text compressed for every request, work nginx does per response
   awk 'BEGIN { srand(1); for (i = 0; i < 400; i++) { s = ""; for (j = 0; j < 6; j++) s = s sprintf("%x ", int(rand() * 65536)); print "line " i ": " s } }' | head -c 16384 >"$work/www/gzip"
-  chmod a+x "$work" "$work/www" && chmod a+r "$work/www/gzip" # nginx's worker runs as nobody
+  echo ok >"$work/www/limited" # /limited: a file, as limit_req never sees a request that a return answers
+  chmod a+x "$work" "$work/www" && chmod a+r "$work/www/gzip" "$work/www/limited" # nginx's worker runs as nobody
   taskset -c 1 nginx -p "$work" -c "$work/nginx.conf" &
   nginx_master=$!
   url=$bench_scheme://127.0.0.1:$port/
