@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -76,7 +77,7 @@ func TestHugePlansFailCheaply(t *testing.T) {
 			path := writePlan(t, tt.src)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := Load(path)
+			_, err := Load(context.Background(), path)
 			runtime.ReadMemStats(&after)
 			if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 64<<20 {
 				t.Errorf("Load allocated %d MiB", allocated>>20)

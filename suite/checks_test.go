@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestEveryFailedCheckCounts(t *testing.T) {
 	for _, status := range []int{200, 500, 503, 302, 404} {
 		urls = append(urls, fixture.New(t, fixture.Behaviour{Status: []int{status}}).URL())
 	}
-	s, err := Load(writePlan(t, fmt.Sprintf(checkPlan, urls...)))
+	s, err := Load(context.Background(), writePlan(t, fmt.Sprintf(checkPlan, urls...)))
 	if err != nil {
 		t.Fatal(err)
 	}

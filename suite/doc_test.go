@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestDocumentedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("ROTO_TOKEN", "test-token")
-	s, err := Load(path)
+	s, err := Load(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -23,8 +24,10 @@ import (
 // file, the line and the field. A plan too large to check quickly (bytes,
 // YAML tokens, or values once its aliases are expanded) is refused before
 // it is decoded. The ${VAR} references of the plan must be
-// set in the environment.
-func Load(path string) (*Suite, error) {
+// set in the environment. A body_file is read no further than maxBody,
+// and from a FIFO no longer than ctx and bodyfile's wait for its writer
+// allow.
+func Load(ctx context.Context, path string) (*Suite, error) {
 	src, err := readPlan(path)
 	if err != nil {
 		return nil, err
@@ -48,7 +51,7 @@ func Load(path string) (*Suite, error) {
 	if err := yaml.UnmarshalWithOptions(src, &plan, yaml.Strict()); err != nil {
 		return nil, pos.yamlError(err)
 	}
-	c := &compiler{pos: pos, dir: filepath.Dir(path), x: &expander{port: "1", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}}
+	c := &compiler{ctx: ctx, pos: pos, dir: filepath.Dir(path), x: &expander{port: "1", tmpdir: os.TempDir(), lookupEnv: os.LookupEnv}}
 	return c.suite(path, plan)
 }
 
@@ -56,6 +59,7 @@ func Load(path string) (*Suite, error) {
 // placeholders with stand-ins, so that every string is checked as it
 // will be expanded in a run.
 type compiler struct {
+	ctx context.Context // ends the read of a body_file FIFO
 	pos *positions
 	dir string // the plan's directory: body files are relative to it
 	x   *expander

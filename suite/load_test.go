@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ operations:
 `
 
 func TestLoadExamplePlan(t *testing.T) {
-	s, err := Load(filepath.Join("..", "scripts", "example-plan.yaml"))
+	s, err := Load(context.Background(), filepath.Join("..", "scripts", "example-plan.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestLoadExamplePlan(t *testing.T) {
 }
 
 func TestLoadDefaults(t *testing.T) {
-	s, err := Load(writePlan(t, minimal))
+	s, err := Load(context.Background(), writePlan(t, minimal))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +104,7 @@ func TestBadPlans(t *testing.T) {
 		{"later dependency", strings.Replace(minimal, "    load:", "    depends_on: put\n    load:", 1), "8: operations[0].depends_on: \"put\" is not an earlier operation"},
 		{"two bodies", minimal + "    body: x\n    body_random: 3\n", "10: operations[0].body: give one of"},
 		{"missing body file", minimal + "    body_file: nope.bin\n", "10: operations[0].body_file:"},
+		{"endless body file", minimal + "    body_file: /dev/zero\n", "10: operations[0].body_file: /dev/zero holds more than 64 MiB"},
 		{"bad mode name", minimal + "modes:\n  - name: a/b\n", "11: modes[0].name: \"a/b\""},
 		{"bad threshold", minimal + "    thresholds: [p99<20]\n", "10: operations[0].thresholds[0]: \"p99<20\": bound \"20\" needs a unit"},
 		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
@@ -118,7 +120,7 @@ func TestBadPlans(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writePlan(t, tt.src)
-			_, err := Load(path)
+			_, err := Load(context.Background(), path)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Load: %v", err)

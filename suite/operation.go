@@ -5,16 +5,21 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/bodyfile"
 )
 
-// maxRandomBody bounds body_random: 64 MiB.
-const maxRandomBody = 64 << 20
+// maxBody bounds body_random and body_file: 64 MiB.
+const maxBody = 64 << 20
+
+// fifoWait is how long a body_file FIFO is waited for, for its writer and
+// then for each of its writes, as --body-file's is.
+const fifoWait = 10 * time.Second
 
 // operations checks every operation, in plan order.
 func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
@@ -170,8 +175,8 @@ func (c *compiler) body(field string, p Operation) (body, error) {
 		return body{}, c.pos.errorf(field+".body", "give one of body, body_file and body_random")
 	case p.Body != nil:
 		return body{text: p.Body}, c.check(field+".body", *p.Body)
-	case p.BodyRandom < 0 || p.BodyRandom > maxRandomBody:
-		return body{}, c.pos.errorf(field+".body_random", "%d, want between 1 and %d bytes", p.BodyRandom, maxRandomBody)
+	case p.BodyRandom < 0 || p.BodyRandom > maxBody:
+		return body{}, c.pos.errorf(field+".body_random", "%d, want between 1 and %d bytes", p.BodyRandom, maxBody)
 	case p.BodyRandom > 0:
 		return body{random: p.BodyRandom}, nil
 	case p.BodyFile != "":
@@ -179,8 +184,13 @@ func (c *compiler) body(field string, p Operation) (body, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(c.dir, path)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
+		data, err := bodyfile.Read(c.ctx, path, maxBody, fifoWait)
+		switch {
+		case errors.Is(err, bodyfile.ErrTooLarge):
+			return body{}, c.pos.errorf(field+".body_file", "%s holds more than %d MiB, the most a body may be", p.BodyFile, maxBody>>20)
+		case errors.Is(err, bodyfile.ErrNoWriter):
+			return body{}, c.pos.errorf(field+".body_file", "%s: %v; start its writer first, or save the body to a file", p.BodyFile, err)
+		case err != nil:
 			return body{}, c.pos.errorf(field+".body_file", "%v", err)
 		}
 		return body{data: data}, nil

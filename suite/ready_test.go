@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -40,7 +41,7 @@ func TestReadyHTTP2(t *testing.T) {
 			if tt.ops[1] {
 				src = strings.Replace(src, "/other\n", "/other\n    http2: true\n", 1)
 			}
-			s, err := Load(writePlan(t, src))
+			s, err := Load(context.Background(), writePlan(t, src))
 			if err != nil {
 				t.Fatal(err)
 			}

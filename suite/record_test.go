@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ func TestRecordedPlanHoldsNoSecrets(t *testing.T) {
       X-Trace: ${PUMMEL_SUITE_TOKEN}
     body: '{"password":"body-secret"}'
     load:`, 1) + "modes:\n  - name: m\n    env: {DB_PASSWORD: hunter2, LEVEL: debug}\n"
-	s, err := Load(writePlan(t, src))
+	s, err := Load(context.Background(), writePlan(t, src))
 	if err != nil {
 		t.Fatal(err)
 	}

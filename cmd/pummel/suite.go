@@ -50,7 +50,10 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 	if o.runs < 0 || o.runs > measure.MaxRuns {
 		return usageError{fmt.Sprintf("--runs: %d, want between 1 and %d", o.runs, measure.MaxRuns)}
 	}
-	s, err := suite.Load(path)
+	s, err := suite.Load(c.Context, path)
+	if err != nil && c.Context.Err() != nil {
+		return interruptedReading("the plan's body files")
+	}
 	if err != nil {
 		return usageError{err.Error()}
 	}
