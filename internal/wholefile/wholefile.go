@@ -28,7 +28,8 @@ import (
 // file keeps its mode; a new one is readable by all, as os.Create would
 // make it under the usual umask. A symbolic link is followed to the file
 // it names, which is written so; a FIFO or device is written directly
-// (see Resolve). The error does not repeat the path.
+// (see Resolve), once a reader opened it. The error does not repeat the
+// path.
 func Write(path string, write func(io.Writer) error) error {
 	target, regular, err := Resolve(path)
 	if err != nil {
@@ -74,14 +75,23 @@ func replace(path string, write func(io.Writer) error) (err error) {
 
 // stream writes write's output straight into path, an existing file that
 // is not a regular one: a FIFO's reader gets it as it is written, a
-// device takes it. Nothing there can be kept whole, nor synced.
+// device takes it. Nothing there can be kept whole, nor synced. A FIFO
+// without a reader is waited for, at most readerWait.
 func stream(path string, write func(io.Writer) error) error {
-	f, err := openStream(path)
+	f, err := OpenFIFO(context.Background(), path, readerWait)
 	if err != nil {
-		return unwrapPath(err)
+		return err
 	}
 	return WriteInto(f, write)
 }
+
+// readerWait is how long Write waits for a FIFO's reader: one started a
+// moment after pummel (`pummel report --plot DIR` with a FIFO in DIR, a
+// suite's suite.json) still gets what is written, and one that never
+// comes costs at most this. A second Ctrl-C ends pummel during the wait;
+// a writer that must end on the first opens the FIFO itself, with
+// OpenFIFO and its context, as the load's -o does.
+var readerWait = 10 * time.Second
 
 // WriteInto writes write's output into f, a FIFO (as OpenFIFO opened it)
 // or a device open to write, then closes f. The error does not repeat

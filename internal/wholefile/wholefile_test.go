@@ -237,8 +237,35 @@ func TestWriteIntoAFIFOWithoutReader(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}
+	defer func(w time.Duration) { readerWait = w }(readerWait)
+	readerWait = 50 * time.Millisecond
 	if err := Write(fifo, writeString("lost")); !errors.Is(err, ErrNoReader) {
 		t.Errorf("Write = %v, want %v", err, ErrNoReader)
+	}
+}
+
+// TestWriteWaitsForAFIFOsReader: a reader that opens the FIFO a moment
+// after Write began gets the whole of it.
+func TestWriteWaitsForAFIFOsReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "result.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		b, err := os.ReadFile(fifo)
+		if err != nil {
+			read <- err.Error()
+			return
+		}
+		read <- string(b)
+	}()
+	if err := Write(fifo, writeString("late reader")); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if got := <-read; got != "late reader" {
+		t.Errorf("the reader got %q", got)
 	}
 }
 
