@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"math"
+	"net"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -115,6 +117,63 @@ func TestRequestLogOpenLoop(t *testing.T) {
 				uncorrected, err3 := strconv.ParseFloat(f[6], 64)
 				if err := errors.Join(err1, err2, err3); err != nil || sent < 0 || uncorrected > corrected {
 					t.Fatalf("line %q: want a send time from the measurement's start and uncorrected ≤ corrected latency (%v)", f, err)
+				}
+			}
+		})
+	}
+}
+
+// TestRequestLogConnectErrorsSayTheirOwnTime: against a server that
+// answers one request and then refuses every connection, each connect
+// error's line says when its own dial failed, not when the last request
+// written before it was.
+func TestRequestLogConnectErrorsSayTheirOwnTime(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() { // one response, then no listener: every dial after it is refused
+				c, err := ln.Accept()
+				ln.Close()
+				if err != nil {
+					return
+				}
+				defer c.Close()
+				buf := make([]byte, 4096)
+				if _, err := c.Read(buf); err == nil {
+					c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")) //nolint:errcheck // the test reads the log
+				}
+			}()
+			l, stop := startLog(t, false)
+			u, _ := url.Parse("http://" + ln.Addr().String() + "/")
+			_, err = Run(t.Context(), Config{URL: u, Engine: engine, Connections: 1, Threads: 1,
+				Duration: 400 * time.Millisecond, Timeout: time.Second, RequestLog: l})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := stop()
+			first := -1.0
+			connects := map[float64]bool{}
+			for _, line := range lines[1:] {
+				sent, err := strconv.ParseFloat(line[0], 64)
+				if err != nil {
+					t.Fatalf("line %q: %v", line, err)
+				}
+				switch line[3] {
+				case "":
+					first = sent
+				case "connect":
+					connects[sent] = true
+				}
+			}
+			if first < 0 || len(connects) < 2 {
+				t.Fatalf("%d lines: want the response and connect errors at two times or more (%v)", len(lines)-1, lines)
+			}
+			for sent := range connects {
+				if sent <= first {
+					t.Errorf("a connect error's line says sent at %v µs, not after the response's request (%v µs)", sent, first)
 				}
 			}
 		})
