@@ -151,7 +151,7 @@ func (h *h2Conn) loop() {
 			continue
 		}
 		if h.sess.Open() == 0 {
-			if h.sess.Draining() { // a GOAWAY, all its streams ended: a new connection
+			if h.sess.Drained() { // a GOAWAY, all its streams ended: a new connection (engine/h2/goaway.go)
 				h.act(h.drained(&h.conn, h.next.phase))
 				continue
 			}

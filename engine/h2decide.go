@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/h2"
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
@@ -50,14 +51,12 @@ func (s *h2Streams) handshook(c *conn) error {
 }
 
 // drained is the decision after a GOAWAY once every stream it let finish
-// ended: the connection is replaced, a reconnect and no error. The
-// session opens no stream after the GOAWAY (Session.CanOpen).
-// A connection that completed no stream before its GOAWAY is replaced
-// after the backoff: a server that sends a GOAWAY on every connection,
-// with its SETTINGS or after, is not redialed in a hot loop.
+// ended (h2.Session.Drained): the connection is replaced, a reconnect and
+// no error, after the backoff when it served nothing
+// (h2.BackOffAfterDrain). engine/h2/goaway.go tells the whole of it.
 func (s *h2Streams) drained(c *conn, phase int) h2Then {
 	c.worker.addReconnect(phase)
-	if c.served == 0 {
+	if h2.BackOffAfterDrain(c.served) {
 		return h2BackOff
 	}
 	return h2Replace

@@ -115,7 +115,7 @@ func (c *loopConn) h2Next() {
 	if c.state == closed || h.shaking {
 		return
 	}
-	if h.sess.Draining() && h.sess.Open() == 0 { // after a GOAWAY: a new connection
+	if h.sess.Drained() { // after a GOAWAY: a new connection (engine/h2/goaway.go)
 		c.h2Act(h.drained(&c.conn, c.t.phase))
 		return
 	}

@@ -386,24 +386,6 @@ func (s *Session) owe() error {
 	return nil
 }
 
-// goAwayFrame notes a GOAWAY: the streams above its last id end as not
-// processed; those at or below it still complete, and no new stream opens.
-func (s *Session) goAwayFrame(id uint32, p []byte) error {
-	if id != 0 || len(p) < 8 {
-		return s.protocolError(http2.ErrCodeProtocol, "a malformed GOAWAY frame")
-	}
-	last := binary.BigEndian.Uint32(p) & (1<<31 - 1)
-	code := http2.ErrCode(binary.BigEndian.Uint32(p[4:]))
-	s.goAway = true
-	for i := range s.slots {
-		if id := s.slots[i].id; id != 0 && id > last {
-			s.Events = append(s.Events, Event{Slot: i, Kind: Unprocessed, Code: code})
-			s.end(i)
-		}
-	}
-	return nil
-}
-
 // windowUpdate opens a send window, and sends what waited for it.
 func (s *Session) windowUpdate(id uint32, p []byte) error {
 	if len(p) != 4 {

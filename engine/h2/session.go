@@ -257,10 +257,6 @@ func (s *Session) ServerLimit() uint32 { return s.peerStreams }
 // Open reports how many streams are open.
 func (s *Session) Open() int { return s.open }
 
-// Draining reports whether the connection takes no new streams: the
-// server sent a GOAWAY, or the stream ids ran out.
-func (s *Session) Draining() bool { return s.goAway || s.nextID > 1<<31-1 }
-
 // CanOpen reports whether a stream may open now.
 func (s *Session) CanOpen() bool { return s.settings && !s.Draining() && s.open < s.Limit() }
 
