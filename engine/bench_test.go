@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,21 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats/requestlog"
-	"github.com/pummel-dev/pummel/target"
 )
 
 // builtinTarget starts the built-in server on loopback.
 func builtinTarget(tb testing.TB) *url.URL {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	srv := target.New()
-	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
-	tb.Cleanup(func() { srv.Shutdown() })
-	return &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
+	return &url.URL{Scheme: "http", Host: fixture.Builtin(tb), Path: "/"}
 }
 
 // transports lists the engines every engine test runs against: the

@@ -41,8 +41,8 @@ type JSONField struct {
 
 // rejects reports whether status is an error of class status: 400 and
 // above, as wrk, unless the user's accepted statuses include it.
-func (r *load) rejects(status int) bool {
-	return status >= 400 && !(len(r.cfg.Checks.Status) > 0 && parse.StatusIn(r.cfg.Checks.Status, status))
+func (r *Load) rejects(status int) bool {
+	return status >= 400 && !(len(r.Config.Checks.Status) > 0 && parse.StatusIn(r.Config.Checks.Status, status))
 }
 
 func (e *Checks) active() bool {

@@ -14,9 +14,9 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// failure is how one request ended when it did not end in a response. The
+// Failure is how one request ended when it did not end in a response. The
 // zero value means no failure.
-type failure struct {
+type Failure struct {
 	class record.ErrorClass
 	cause string
 	// behind, if set, is the cause for the requests queued behind the
@@ -46,12 +46,12 @@ const (
 	causeSpeaksHTTP2 = "the server speaks HTTP/2: add --http2"
 )
 
-func fail(class record.ErrorClass, cause string) failure {
-	return failure{class: class, cause: cause}
+func Fail(class record.ErrorClass, cause string) Failure {
+	return Failure{class: class, cause: cause}
 }
 
-// connectFailure classifies a failed dial or TLS handshake.
-func connectFailure(err error) failure {
+// ConnectFailure classifies a failed dial or TLS handshake.
+func ConnectFailure(err error) Failure {
 	var dnsErr *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
@@ -60,44 +60,44 @@ func connectFailure(err error) failure {
 	var noH2 *NoHTTP2Error
 	switch {
 	case errors.Is(err, h2.ErrNoSettings), errors.As(err, &noStreams), errors.As(err, &noH2):
-		return fail(record.Connect, err.Error())
+		return Fail(record.Connect, err.Error())
 	case errors.As(err, &protoErr):
-		return fail(record.Connect, "HTTP/2 handshake: protocol error: "+err.Error())
+		return Fail(record.Connect, "HTTP/2 handshake: protocol error: "+err.Error())
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fail(record.Connect, "refused")
+		return Fail(record.Connect, "refused")
 	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
-		return fail(record.Connect, "too many open files")
+		return Fail(record.Connect, "too many open files")
 	case errors.Is(err, syscall.EADDRNOTAVAIL):
-		return fail(record.Connect, "no free local port")
+		return Fail(record.Connect, "no free local port")
 	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
-		return fail(record.Connect, "unreachable")
+		return Fail(record.Connect, "unreachable")
 	case errors.Is(err, syscall.ECONNRESET):
-		return fail(record.Connect, "reset")
+		return Fail(record.Connect, "reset")
 	case errors.As(err, &dnsErr):
-		return fail(record.Connect, "name not resolved")
+		return Fail(record.Connect, "name not resolved")
 	case errors.As(err, &certErr):
-		return fail(record.Connect, "TLS certificate rejected")
+		return Fail(record.Connect, "TLS certificate rejected")
 	case errors.As(err, &recordErr):
-		return fail(record.Connect, "TLS handshake failed")
-	case isTimeout(err):
-		return fail(record.Connect, "timed out")
+		return Fail(record.Connect, "TLS handshake failed")
+	case IsTimeout(err):
+		return Fail(record.Connect, "timed out")
 	case errors.Is(err, io.EOF):
-		return fail(record.Connect, "closed during handshake")
+		return Fail(record.Connect, "closed during handshake")
 	}
-	return fail(record.Connect, "other")
+	return Fail(record.Connect, "other")
 }
 
-// writeFailure classifies a failed request write.
-func writeFailure(err error) failure {
+// WriteFailure classifies a failed request write.
+func WriteFailure(err error) Failure {
 	switch {
-	case isTimeout(err):
-		return fail(record.Timeout, causeWriteTimeout)
+	case IsTimeout(err):
+		return Fail(record.Timeout, causeWriteTimeout)
 	case errors.Is(err, syscall.EPIPE):
-		return fail(record.Write, "broken pipe")
+		return Fail(record.Write, "broken pipe")
 	case errors.Is(err, syscall.ECONNRESET):
-		return fail(record.Write, "reset")
+		return Fail(record.Write, "reset")
 	}
-	return fail(record.Write, "other")
+	return Fail(record.Write, "other")
 }
 
 // closedBeforeWrite reports whether a failed write shows a close the
@@ -109,8 +109,8 @@ func closedBeforeWrite(err error) bool {
 // closeFailure is the read error of requests in flight when the server
 // closed the connection (reset: with an RST) before they were answered;
 // started tells whether the first had part of its response.
-func closeFailure(reset, started bool) failure {
-	f := fail(record.Read, causeClosedBeforeResponse)
+func closeFailure(reset, started bool) Failure {
+	f := Fail(record.Read, causeClosedBeforeResponse)
 	switch {
 	case reset && started:
 		f.cause = causeResetMidResponse
@@ -130,24 +130,24 @@ func closeFailure(reset, started bool) failure {
 // readFailure classifies a failed response read: a read error, or a
 // response that cannot be parsed. started tells whether any byte of the
 // response had arrived.
-func readFailure(err error, started bool) failure {
+func readFailure(err error, started bool) Failure {
 	switch {
-	case isTimeout(err):
+	case IsTimeout(err):
 		if started {
-			return failure{class: record.Timeout, cause: "partial response", behind: "no response"}
+			return Failure{class: record.Timeout, cause: "partial response", behind: "no response"}
 		}
-		return fail(record.Timeout, "no response")
+		return Fail(record.Timeout, "no response")
 	case errors.Is(err, syscall.ECONNRESET):
 		return closeFailure(true, started)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return closeFailure(false, started)
 	case errors.Is(err, http1.ErrHeaderLarge):
-		return fail(record.Read, http1.ErrHeaderLarge.Error())
+		return Fail(record.Read, http1.ErrHeaderLarge.Error())
 	}
-	return fail(record.Read, http1.ErrMalformed.Error())
+	return Fail(record.Read, http1.ErrMalformed.Error())
 }
 
-func isTimeout(err error) bool {
+func IsTimeout(err error) bool {
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, fasthttp.ErrTimeout) {
 		return true
 	}

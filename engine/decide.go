@@ -16,75 +16,75 @@ import (
 // reports the event, and does what the decision returns. HTTP/2's are in
 // h2decide.go.
 
-// dialFailed is the decision after a dial for the requests in hand
+// DialFailed is the decision after a dial for the requests in hand
 // failed: each is a connect error (unless the run stopped, which cut the
 // dial short), and the connection waits the returned backoff before it
 // dials again.
-func (c *conn) dialFailed(err error) time.Duration {
-	if !c.load.stopped() {
-		c.record(connectFailure(err), c.k)
+func (c *Conn) DialFailed(err error) time.Duration {
+	if !c.Load.Stopped() {
+		c.Record(ConnectFailure(err), c.Requests)
 	}
-	c.inflight = 0
-	return c.nextBackoff()
+	c.Inflight = 0
+	return c.NextBackoff()
 }
 
-// writeFailed is the decision after a write of the requests in hand
+// WriteFailed is the decision after a write of the requests in hand
 // failed (untouched: no byte of it left). A server that served this
 // connection and had closed it before the write reached it is a
 // reconnect: the requests go on a new connection (retry). Otherwise every
 // request in hand is a write error, and refused is set when the server
 // closed a fresh connection: it backs off.
-func (c *conn) writeFailed(err error, untouched bool) (retry bool) {
-	if untouched && c.served > 0 && closedBeforeWrite(err) {
-		c.inflight = 0
-		c.worker.addReconnect(c.t.phase)
+func (c *Conn) WriteFailed(err error, untouched bool) (retry bool) {
+	if untouched && c.Served > 0 && closedBeforeWrite(err) {
+		c.Inflight = 0
+		c.Worker.addReconnect(c.Ticket.Phase)
 		return true
 	}
-	c.refused = c.served == 0 && closedBeforeWrite(err)
-	if !c.load.stopped() {
-		c.record(writeFailure(err), c.k)
+	c.Refused = c.Served == 0 && closedBeforeWrite(err)
+	if !c.Load.Stopped() {
+		c.Record(WriteFailure(err), c.Requests)
 	}
-	c.inflight = 0
+	c.Inflight = 0
 	return false
 }
 
-// readFailed is the decision after a read with requests in flight failed
+// ReadFailed is the decision after a read with requests in flight failed
 // at now: a timeout, the server's close (io.EOF) or reset, or worse;
 // pending holds the bytes read and not parsed. It reports whether the
 // connection backs off before its next dial: it failed before any byte of
 // a response.
-func (c *conn) readFailed(err error, now time.Time, pending []byte) (backOff bool) {
-	c.refused = false
+func (c *Conn) ReadFailed(err error, now time.Time, pending []byte) (backOff bool) {
+	c.Refused = false
 	switch {
-	case isTimeout(err):
+	case IsTimeout(err):
 		c.timedOut()
 	case errors.Is(err, io.EOF):
 		c.closedByServer(false, now, pending)
 	case errors.Is(err, syscall.ECONNRESET):
 		c.closedByServer(true, now, pending)
 	default:
-		c.fail(readFailure(err, c.p.Started()))
+		c.Fail(readFailure(err, c.Parser.Started()))
 	}
-	return c.refused
+	return c.Refused
 }
 
-// idleSeen is the decision on what a connection with nothing in flight
+// IdleSeen is the decision on what a connection with nothing in flight
 // found when it was looked at: bytes nobody asked for, b, are an error of
 // their own; none (the server's close or reset) is a reconnect. Either way
 // the connection goes, and what it was to do next goes on a new one.
-func (c *conn) idleSeen(b []byte) {
+func (c *Conn) IdleSeen(b []byte) {
 	if len(b) > 0 {
 		c.unsolicited(b)
 		return
 	}
-	c.worker.addReconnect(c.t.phase)
+	c.Worker.addReconnect(c.Ticket.Phase)
 }
 
 // timedOut counts the requests in flight as timeouts.
-func (c *conn) timedOut() {
-	f := fail(record.Timeout, "no response")
-	if c.p.Started() {
+func (c *Conn) timedOut() {
+	f := Fail(record.Timeout, "no response")
+	if c.Parser.Started() {
 		f.cause, f.behind = "partial response", "no response"
 	}
-	c.fail(f)
+	c.Fail(f)
 }

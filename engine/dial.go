@@ -9,7 +9,7 @@ import (
 
 // dialer opens connections to the target, with TLS when the URL is https.
 type dialer struct {
-	network, address string
+	network, Address string
 	dial             func(ctx context.Context, network, address string) (net.Conn, error)
 	tls              *tls.Config // nil for plain http
 	timeout          time.Duration
@@ -17,9 +17,9 @@ type dialer struct {
 
 func newDialer(c *Config) *dialer {
 	address, _ := c.Address()
-	d := &dialer{network: "tcp", address: address, dial: c.Dial, timeout: c.Timeout}
+	d := &dialer{network: "tcp", Address: address, dial: c.Dial, timeout: c.Timeout}
 	if c.UnixSocket != "" {
-		d.network, d.address = "unix", c.UnixSocket
+		d.network, d.Address = "unix", c.UnixSocket
 	}
 	if d.dial == nil {
 		// No TCP keep-alive probes: a load generator's connections are
@@ -44,12 +44,12 @@ func newDialer(c *Config) *dialer {
 	return d
 }
 
-// open dials one connection and, for https, completes the handshake
+// Open dials one connection and, for https, completes the handshake
 // before returning, so the handshake never counts as request latency.
-func (d *dialer) open(ctx context.Context) (net.Conn, error) {
+func (d *dialer) Open(ctx context.Context) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
-	nc, err := d.dial(ctx, d.network, d.address)
+	nc, err := d.dial(ctx, d.network, d.Address)
 	if err != nil || d.tls == nil {
 		return nc, err
 	}
@@ -72,11 +72,11 @@ func hostPort(c *Config) string {
 	return net.JoinHostPort(c.URL.Hostname(), "80")
 }
 
-// closeNow closes nc at once. A TLS connection's own Close first sends a
+// CloseNow closes nc at once. A TLS connection's own Close first sends a
 // close_notify alert, and waits up to 5 s to write it to a server that may
 // have stopped reading: a load generator owes it none, and its run must
 // end on time.
-func closeNow(nc net.Conn) {
+func CloseNow(nc net.Conn) {
 	if tc, ok := nc.(*tls.Conn); ok {
 		tc.NetConn().Close()
 		return

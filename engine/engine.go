@@ -1,17 +1,22 @@
-// Package engine generates HTTP/1.1 and HTTP/2 load: it opens the connections, sends
-// the requests, reads and classifies the responses and records what happened
-// into per-worker record.Recorders, merged once after the run into a
-// stats.Result.
+// Package engine is the counting core of an HTTP/1.1 and HTTP/2 load:
+// the Config and its validation, the run (tickets, the open-loop
+// schedule, the stop rule), and the counting of every request's end,
+// once, whatever the transport: what a response, a failure or an event
+// of the connection means for the requests in hand (conn.go, decide.go,
+// h2streams.go, h2decide.go), the checks, and the per-worker
+// record.Recorders merged once after the run into a stats.Result.
 //
-// The engine owns its connection loop rather than using an HTTP client, so
-// that nothing is retried behind the user's back: every request sent is
-// counted once, as a response or as an error of one class. It has two
-// transports behind one contract (transport.go): the event loop
-// (loop_linux.go, loops_linux.go) and a goroutine per connection
-// (goroutines.go, goconn.go). HTTP/1.1 responses are framed by one parser
-// (package engine/http1); HTTP/2's frames become stream events in package engine/h2,
-// driven by h2loop_linux.go and h2conn.go; every outcome is counted by
-// one counting core (conn.go; docs/architecture.md draws the seam).
+// It owns its connection loop rather than using an HTTP client, so that
+// nothing is retried behind the user's back: every request sent is
+// counted once, as a response or as an error of one class. The
+// transports that move the bytes are packages of their own, behind one
+// contract (Transport): the event loop (engine/loop) and a goroutine per
+// connection (engine/goroutine); engine/transports picks one for a
+// Config and runs it (transports.Run). They drive Conn (HTTP/1.1,
+// framed by engine/http1's parser) and H2Streams (HTTP/2, whose frames
+// engine/h2's Session turns into stream events); the exported names
+// beyond Config and the result are that seam. docs/architecture.md
+// draws it.
 //
 // It never parses flags or plans, never watches the server under test
 // and never renders: it takes a validated Config and returns a Result.
@@ -157,8 +162,8 @@ type Config struct {
 	ReadBufferSize int
 }
 
-// streams is how many streams an HTTP/2 connection keeps open at most.
-func (c *Config) streams() int { return max(c.Streams, 1) }
+// StreamsPerConn is how many streamsPerConn an HTTP/2 connection keeps open at most.
+func (c *Config) StreamsPerConn() int { return max(c.Streams, 1) }
 
 // Header is one request header, name as given.
 type Header struct {
@@ -185,10 +190,10 @@ func (c *Config) warmupRate() float64 {
 	return c.stageFrom(0)
 }
 
-// readBufferSize is the initial read buffer: room for a pipelined batch
+// ReadBuffer is the initial read buffer: room for a pipelined batch
 // of small responses, so that one read can take in a whole batch from a
 // server that writes it at once.
-func (c *Config) readBufferSize() int {
+func (c *Config) ReadBuffer() int {
 	size := DefaultReadBufferSize
 	if c.ReadBufferSize > 0 {
 		size = c.ReadBufferSize

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -229,70 +226,6 @@ func TestUnreachableTarget(t *testing.T) {
 	_, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Duration: time.Second, Timeout: time.Second})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("Run = %v, want ErrUnreachable", err)
-	}
-}
-
-func TestUnansweredDialsEndTheRunAfterOneTimeout(t *testing.T) {
-	// A target that never answers a SYN: each dial lasts its timeout. After
-	// the first wave of dials fails, the rest must not be tried one wave
-	// after another (10,000 connections would take 40 timeouts).
-	var dials atomic.Int64
-	blackhole := func(ctx context.Context, _, _ string) (net.Conn, error) {
-		dials.Add(1)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	u := &url.URL{Scheme: "http", Host: "192.0.2.1:80", Path: "/"}
-	cfg := Config{URL: u, Connections: 4 * dialers, Threads: 1, Duration: time.Second, Timeout: 50 * time.Millisecond, Dial: blackhole}
-	_, err := Run(t.Context(), cfg)
-	if !errors.Is(err, ErrUnreachable) {
-		t.Errorf("Run = %v, want ErrUnreachable", err)
-	}
-	if n := dials.Load(); n > dialers {
-		t.Errorf("%d dials for %d connections to a silent target, want at most %d (one wave)", n, cfg.Connections, dialers)
-	}
-}
-
-func TestDialsThatHangAfterSomeOpenedCostOneTimeoutBeforeTheClock(t *testing.T) {
-	// A target that accepts a few connections and then drops SYNs (a
-	// full accept queue): the dialers must not work through the rest in
-	// waves of one timeout each before the clock starts; what they leave
-	// is dialed, and counted, during the run.
-	u := builtinTarget(t)
-	var dials atomic.Int64
-	var mu sync.Mutex
-	var calls []time.Time
-	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
-		mu.Lock()
-		calls = append(calls, time.Now())
-		mu.Unlock()
-		if dials.Add(1) <= 4 {
-			return (&net.Dialer{}).DialContext(ctx, network, address)
-		}
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	cfg := Config{URL: u, Connections: 8 * dialers, Threads: 1, Duration: 100 * time.Millisecond, Timeout: 100 * time.Millisecond, Dial: dial}
-	res, err := Run(t.Context(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, err := time.Parse(time.RFC3339Nano, res.Start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	before := 0
-	for _, c := range calls {
-		if c.Before(start) {
-			before++
-		}
-	}
-	// One wave, a second one during the timeout after the first failure,
-	// and the few that opened: well under the 8 waves it would take.
-	if before > 3*dialers {
-		t.Errorf("%d dials before the clock started for %d connections, want at most %d", before, cfg.Connections, 3*dialers)
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
@@ -13,36 +14,36 @@ import (
 // for the streams open and for the connection. A transport reports the
 // event, and does what the decision returns.
 
-// h2Then is what a transport does with an HTTP/2 connection after an
+// H2Then is what a transport does with an HTTP/2 connection after an
 // event that ends it.
-type h2Then uint8
+type H2Then uint8
 
 const (
 	// h2Replace: close it, and go on at once on a new connection.
-	h2Replace h2Then = iota
-	// h2BackOff: close it, and go on after the backoff, so that a server
+	h2Replace H2Then = iota
+	// H2BackOff: close it, and go on after the backoff, so that a server
 	// that takes connections and serves none is not redialed in a hot
 	// loop.
-	h2BackOff
+	H2BackOff
 )
 
 // then is how a connection that failed goes on: after the backoff when
 // it failed before any byte of a response (nothing was read after the
 // handshake), as an HTTP/1.1 connection does.
-func (s *h2Streams) then() h2Then {
-	if !s.heard {
-		return h2BackOff
+func (s *H2Streams) then() H2Then {
+	if !s.Heard {
+		return H2BackOff
 	}
 	return h2Replace
 }
 
-// handshook is the decision once the server's first SETTINGS arrived: a
+// Handshook is the decision once the server's first SETTINGS arrived: a
 // stream limit below --streams is one warning of the run, and a limit of
 // zero means the server can serve nothing on this connection.
-func (s *h2Streams) handshook(c *conn) error {
-	limit := s.sess.ServerLimit()
-	if limit < uint32(c.load.cfg.streams()) {
-		c.load.streamCap.CompareAndSwap(0, int64(limit)+1)
+func (s *H2Streams) Handshook(c *Conn) error {
+	limit := s.Sess.ServerLimit()
+	if limit < uint32(c.Load.Config.StreamsPerConn()) {
+		c.Load.streamCap.CompareAndSwap(0, int64(limit)+1)
 	}
 	if limit == 0 {
 		return &NoStreamsError{}
@@ -50,68 +51,68 @@ func (s *h2Streams) handshook(c *conn) error {
 	return nil
 }
 
-// drained is the decision after a GOAWAY once every stream it let finish
+// Drained is the decision after a GOAWAY once every stream it let finish
 // ended (h2.Session.Drained): the connection is replaced, a reconnect and
 // no error, after the backoff when it served nothing
 // (h2.BackOffAfterDrain). engine/h2/goaway.go tells the whole of it.
-func (s *h2Streams) drained(c *conn, phase int) h2Then {
-	c.worker.addReconnect(phase)
-	if h2.BackOffAfterDrain(c.served) {
-		return h2BackOff
+func (s *H2Streams) Drained(c *Conn, phase int) H2Then {
+	c.Worker.addReconnect(phase)
+	if h2.BackOffAfterDrain(c.Served) {
+		return H2BackOff
 	}
 	return h2Replace
 }
 
-// writeFailed is the decision after a write the socket refused (untouched:
+// WriteFailed is the decision after a write the socket refused (untouched:
 // no byte of it left). When a server that had served this connection
 // closed before the write reached it, the streams it was to open never
 // reached the server: their tickets go on a new connection (a reconnect,
 // by the counting rule) and those written before end as closed before
 // responding. A write that outlived --timeout ends every open stream as a
 // timeout; any other failed write is a write error of every open stream.
-func (s *h2Streams) writeFailed(c *conn, err error, untouched bool, phase int) h2Then {
-	if untouched && closedBeforeWrite(err) && c.served > 0 {
+func (s *H2Streams) WriteFailed(c *Conn, err error, untouched bool, phase int) H2Then {
+	if untouched && closedBeforeWrite(err) && c.Served > 0 {
 		s.requeueUnwritten(c, phase)
 		return h2Replace
 	}
-	if !c.load.stopped() {
-		if isTimeout(err) {
+	if !c.Load.Stopped() {
+		if IsTimeout(err) {
 			s.timeoutAll(c)
 		} else {
-			s.failOpen(c, writeFailure(err))
+			s.failOpen(c, WriteFailure(err))
 		}
 	}
-	s.sess.Abandon()
+	s.Sess.Abandon()
 	return s.then()
 }
 
-// closed is the decision after the server closed or reset the connection,
+// Closed is the decision after the server closed or reset the connection,
 // or a read failed: each open stream is a read error; with none open the
 // close is a reconnect.
-func (s *h2Streams) closed(c *conn, err error, phase int) h2Then {
-	if s.sess.Open() == 0 {
-		c.worker.addReconnect(phase)
+func (s *H2Streams) Closed(c *Conn, err error, phase int) H2Then {
+	if s.Sess.Open() == 0 {
+		c.Worker.addReconnect(phase)
 		return s.then()
 	}
-	if !c.load.stopped() {
+	if !c.Load.Stopped() {
 		s.failOpen(c, readFailure(err, false))
 	}
 	return s.then()
 }
 
-// protocolFailed is the decision after the server broke the protocol:
+// ProtocolFailed is the decision after the server broke the protocol:
 // each open stream is a read error with the cause, or, with none open,
 // the violation is one error of its own. The session queued a GOAWAY,
 // which the transport writes before it closes, as a courtesy.
-func (s *h2Streams) protocolFailed(c *conn, err error, phase int) h2Then {
-	if !c.load.stopped() {
-		f := fail(record.Read, "protocol error: "+err.Error())
-		if s.sess.Open() == 0 {
-			c.recordFailure(phase, time.Now(), 0, f, 1)
+func (s *H2Streams) ProtocolFailed(c *Conn, err error, phase int) H2Then {
+	if !c.Load.Stopped() {
+		f := Fail(record.Read, "protocol error: "+err.Error())
+		if s.Sess.Open() == 0 {
+			c.RecordFailure(phase, time.Now(), 0, f, 1)
 		}
 		s.failOpen(c, f)
 	}
-	s.sess.Abandon()
+	s.Sess.Abandon()
 	return s.then()
 }
 
@@ -124,4 +125,18 @@ func (e *NoStreamsError) Unwrap() error { return ErrUnreachable }
 
 func (e *NoStreamsError) Error() string {
 	return "the server allows no stream (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
+}
+
+// NoHTTP2Error is a TLS server that did not choose HTTP/2 in ALPN. It is
+// an ErrUnreachable: no connection could serve the run.
+type NoHTTP2Error struct{ ALPN string }
+
+func (e *NoHTTP2Error) Unwrap() error { return ErrUnreachable }
+
+func (e *NoHTTP2Error) Error() string {
+	p := e.ALPN
+	if p == "" {
+		p = "none"
+	}
+	return fmt.Sprintf("the server did not negotiate HTTP/2 (ALPN: %s)", p)
 }

@@ -9,29 +9,29 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// h2Streams is what both transports keep of an HTTP/2 connection's
+// H2Streams is what both transports keep of an HTTP/2 connection's
 // streams: the session, the lane of each open stream, which streams were
 // written, and the tickets to send again on the next connection. Its
 // methods end each stream by the counting rule, through c.
-type h2Streams struct {
-	sess  *h2.Session
-	lanes []h2Lane
-	// unsent tells the streams whose HEADERS were written from those
+type H2Streams struct {
+	Sess  *h2.Session
+	Lanes []h2Lane
+	// Unsent tells the streams whose HEADERS were written from those
 	// still queued in sess.Out.
-	unsent unsent
-	// requeue holds tickets whose streams never reached a server that
+	Unsent unsent
+	// Requeue holds tickets whose streams never reached a server that
 	// closed: they open first on the next connection.
-	requeue []ticket
-	// heard is set once the connection read a byte after its handshake:
+	Requeue []Ticket
+	// Heard is set once the connection read a byte after its handshake:
 	// one that fails before backs off.
-	heard bool
+	Heard bool
 }
 
 // h2Lane is one request in flight on a stream.
 type h2Lane struct {
-	t      ticket
-	sent   time.Time
-	seq    uint64 // when it started, in unsent's count
+	ticket Ticket
+	Sent   time.Time
+	Seq    uint64 // when it started, in unsent's count
 	target uint32
 }
 
@@ -41,76 +41,76 @@ type h2Lane struct {
 type unsent struct{ next, written uint64 }
 
 func (u *unsent) started() uint64           { u.next++; return u.next - 1 }
-func (u *unsent) flushed()                  { u.written = u.next }
-func (u *unsent) unwritten(seq uint64) bool { return seq >= u.written }
+func (u *unsent) Flushed()                  { u.written = u.next }
+func (u *unsent) Unwritten(seq uint64) bool { return seq >= u.written }
 
-func newH2Streams(r *load, keepHeaders bool) h2Streams {
-	n := r.cfg.streams()
-	return h2Streams{sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize(), KeepHeaders: keepHeaders}),
-		lanes: make([]h2Lane, n)}
+func NewH2Streams(r *Load, keepHeaders bool) H2Streams {
+	n := r.Config.StreamsPerConn()
+	return H2Streams{Sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize(), KeepHeaders: keepHeaders}),
+		Lanes: make([]h2Lane, n)}
 }
 
-// start opens a stream for ticket t, its request req and target, in a
+// Start opens a stream for ticket t, its request req and target, in a
 // free lane, sent at now; it returns the lane. The caller checked that
 // the session can open one.
-func (s *h2Streams) start(t ticket, req *h2.Request, target uint32, now time.Time) int {
+func (s *H2Streams) Start(t Ticket, req *h2.Request, target uint32, now time.Time) int {
 	slot := 0
-	for s.sess.Busy(slot) {
+	for s.Sess.Busy(slot) {
 		slot++
 	}
-	s.lanes[slot] = h2Lane{t: t, sent: now, seq: s.unsent.started(), target: target}
-	s.sess.Start(slot, req)
+	s.Lanes[slot] = h2Lane{ticket: t, Sent: now, Seq: s.Unsent.started(), target: target}
+	s.Sess.Start(slot, req)
 	return slot
 }
 
-// ended counts the streams the last Feed ended.
-func (s *h2Streams) ended(c *conn, now time.Time) {
-	for i := range s.sess.Events {
-		ev := &s.sess.Events[i]
-		l := &s.lanes[ev.Slot]
+// Ended counts the streams the last Feed ended.
+func (s *H2Streams) Ended(c *Conn, now time.Time) {
+	for i := range s.Sess.Events {
+		ev := &s.Sess.Events[i]
+		l := &s.Lanes[ev.Slot]
 		switch ev.Kind {
 		case h2.Response:
 			scriptErr := ""
-			if c.worker.script != nil {
-				scriptErr = c.h2ScriptResponse(l.t.phase, ev)
+			if c.Worker.Script != nil {
+				scriptErr = c.h2ScriptResponse(l.ticket.Phase, ev)
 			}
-			c.recordResponse(&l.t, l.sent, now, l.target, ev.Status, ev.Body, scriptErr)
+			c.recordResponse(&l.ticket, l.Sent, now, l.target, ev.Status, ev.Body, scriptErr)
 		case h2.Reset:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, resetCause(ev.Code)), 1)
+			c.RecordFailure(l.ticket.Phase, l.Sent, l.target, Fail(record.Read, resetCause(ev.Code)), 1)
 		case h2.Unprocessed:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
+			c.RecordFailure(l.ticket.Phase, l.Sent, l.target, Fail(record.Read, "not processed: GOAWAY ("+ev.Code.String()+")"), 1)
 		case h2.Malformed:
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, ev.Cause), 1)
+			c.RecordFailure(l.ticket.Phase, l.Sent, l.target, Fail(record.Read, ev.Cause), 1)
 		}
 	}
 }
 
-// expired ends slot's stream, past its timeout, with RST_STREAM(CANCEL):
+// Expired ends slot's stream, past its timeout, with RST_STREAM(CANCEL):
 // one timeout; the connection and its other streams stay.
-func (s *h2Streams) expired(c *conn, slot int) {
-	l := &s.lanes[slot]
+func (s *H2Streams) Expired(c *Conn, slot int) {
+	l := &s.Lanes[slot]
 	f := s.timeoutOf(slot)
-	s.sess.Cancel(slot)
-	c.recordFailure(l.t.phase, l.sent, l.target, f, 1)
+	s.Sess.Cancel(slot)
+	c.RecordFailure(l.ticket.Phase, l.Sent, l.target, f, 1)
 }
 
 // timeoutOf is the timeout of slot's stream, its cause named as HTTP/1.1
 // names it: still writing the request (its HEADERS or body had not all
 // left), a response begun, or none.
-func (s *h2Streams) timeoutOf(slot int) failure {
+func (s *H2Streams) timeoutOf(slot int) Failure {
 	switch {
-	case s.unsent.unwritten(s.lanes[slot].seq) || s.sess.ProgressOf(slot) == h2.Writing:
-		return fail(record.Timeout, causeWriteTimeout)
-	case s.sess.ProgressOf(slot) == h2.Responding:
-		return fail(record.Timeout, "partial response")
+	case s.Unsent.Unwritten(s.Lanes[slot].Seq) || s.Sess.ProgressOf(slot) == h2.Writing:
+		return Fail(record.Timeout, causeWriteTimeout)
+	case s.Sess.ProgressOf(slot) == h2.Responding:
+		return Fail(record.Timeout, "partial response")
 	}
-	return fail(record.Timeout, "no response")
+	return Fail(record.Timeout, "no response")
 }
 
 // timeoutAll ends every open stream as a timeout, each with its cause: the
 // connection goes (a write that outlived --timeout left a frame half
 // written).
-func (s *h2Streams) timeoutAll(c *conn) {
+func (s *H2Streams) timeoutAll(c *Conn) {
 	s.endOpen(c, s.timeoutOf)
 }
 
@@ -123,56 +123,56 @@ func resetCause(code http2.ErrCode) string {
 }
 
 // failOpen ends every open stream with f.
-func (s *h2Streams) failOpen(c *conn, f failure) {
-	s.endOpen(c, func(int) failure { return f })
+func (s *H2Streams) failOpen(c *Conn, f Failure) {
+	s.endOpen(c, func(int) Failure { return f })
 }
 
 // endOpen ends every open stream with the failure failureOf gives its
 // slot, and frees them all.
-func (s *h2Streams) endOpen(c *conn, failureOf func(slot int) failure) {
-	for i := range s.lanes {
-		if s.sess.Busy(i) {
-			c.recordFailure(s.lanes[i].t.phase, s.lanes[i].sent, s.lanes[i].target, failureOf(i), 1)
+func (s *H2Streams) endOpen(c *Conn, failureOf func(slot int) Failure) {
+	for i := range s.Lanes {
+		if s.Sess.Busy(i) {
+			c.RecordFailure(s.Lanes[i].ticket.Phase, s.Lanes[i].Sent, s.Lanes[i].target, failureOf(i), 1)
 		}
 	}
-	s.sess.Abandon()
+	s.Sess.Abandon()
 }
 
 // requeueUnwritten handles a server that closed before a write of which
 // no byte left: the streams it was to open never reached the server, and
 // their tickets go on a new connection (a reconnect, by the counting
 // rule); the streams written before end as closed before responding.
-func (s *h2Streams) requeueUnwritten(c *conn, phase int) {
-	for i := range s.lanes {
-		if !s.sess.Busy(i) {
+func (s *H2Streams) requeueUnwritten(c *Conn, phase int) {
+	for i := range s.Lanes {
+		if !s.Sess.Busy(i) {
 			continue
 		}
-		if l := &s.lanes[i]; s.unsent.unwritten(l.seq) {
-			s.requeue = append(s.requeue, l.t)
-		} else if !c.load.stopped() {
-			c.recordFailure(l.t.phase, l.sent, l.target, fail(record.Read, causeClosedBeforeResponse), 1)
+		if l := &s.Lanes[i]; s.Unsent.Unwritten(l.Seq) {
+			s.Requeue = append(s.Requeue, l.ticket)
+		} else if !c.Load.Stopped() {
+			c.RecordFailure(l.ticket.Phase, l.Sent, l.target, Fail(record.Read, causeClosedBeforeResponse), 1)
 		}
 	}
-	s.sess.Abandon()
-	c.worker.addReconnect(phase)
+	s.Sess.Abandon()
+	c.Worker.addReconnect(phase)
 }
 
-// requeued takes a ticket to send again, if one waits.
-func (s *h2Streams) requeued() (ticket, bool) {
-	n := len(s.requeue)
+// Requeued takes a ticket to send again, if one waits.
+func (s *H2Streams) Requeued() (Ticket, bool) {
+	n := len(s.Requeue)
 	if n == 0 {
-		return ticket{}, false
+		return Ticket{}, false
 	}
-	t := s.requeue[n-1]
-	s.requeue = s.requeue[:n-1]
+	t := s.Requeue[n-1]
+	s.Requeue = s.Requeue[:n-1]
 	return t, true
 }
 
 // h2ScriptResponse hands a response to the script's response().
-func (c *conn) h2ScriptResponse(phase int, ev *h2.Event) string {
-	c.sc.headers = c.sc.headers[:0]
+func (c *Conn) h2ScriptResponse(phase int, ev *h2.Event) string {
+	c.ScriptBufs.headers = c.ScriptBufs.headers[:0]
 	for _, f := range ev.Headers {
-		c.sc.headers = append(c.sc.headers, script.Header{Name: f.Name, Value: f.Value})
+		c.ScriptBufs.headers = append(c.ScriptBufs.headers, script.Header{Name: f.Name, Value: f.Value})
 	}
 	return c.scriptResponse(phase, ev.Status, ev.Body)
 }

@@ -17,16 +17,16 @@ func TestLastHeaderNotWithAScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &conn{}
-	c.init(&load{cfg: &cfg}, &worker{script: &scripted{thread: threads[0]}}, &outbox{}, &http1.LastHeader{})
+	c := &Conn{}
+	c.Init(&Load{Config: &cfg}, &Worker{Script: &scripted{thread: threads[0]}}, &Outbox{}, &http1.LastHeader{})
 	b, hp := []byte(a+a+a), http1.OwnParsers()
 	for i := range 3 {
-		c.sc.headers = nil // a recognised header would leave them so
-		n, ev, err := c.p.Feed(b, &hp)
-		if err != nil || ev != http1.Responded || c.p.Status != 200 {
-			t.Fatalf("response %d: status %d, error %v", i, c.p.Status, err)
+		c.ScriptBufs.headers = nil // a recognised header would leave them so
+		n, ev, err := c.Parser.Feed(b, &hp)
+		if err != nil || ev != http1.Responded || c.Parser.Status != 200 {
+			t.Fatalf("response %d: status %d, error %v", i, c.Parser.Status, err)
 		}
-		if len(c.sc.headers) == 0 {
+		if len(c.ScriptBufs.headers) == 0 {
 			t.Fatalf("response %d: recognised, no headers kept for the script", i)
 		}
 		b = b[n:]

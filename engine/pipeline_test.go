@@ -91,7 +91,7 @@ func TestPipelinedLatencyRunsFromTheBatchSend(t *testing.T) {
 
 func TestClaimHandsOutExactlyTheRequests(t *testing.T) {
 	for _, depth := range []int{1, 7, 16} {
-		r := &load{cfg: &Config{WarmupRequests: 100}, limit: 1100}
+		r := &Load{Config: &Config{WarmupRequests: 100}, limit: 1100}
 		var got, warm atomic.Int64
 		var wg sync.WaitGroup
 		for range 50 {

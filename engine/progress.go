@@ -35,7 +35,7 @@ type Progress struct {
 
 // showProgress calls the Progress callback, at most every progressEvery.
 func (s *sampler) showProgress(now time.Time) {
-	cb := s.load.cfg.Progress
+	cb := s.load.Config.Progress
 	if cb == nil || now.Sub(s.progress) < progressEvery {
 		return
 	}
@@ -45,7 +45,7 @@ func (s *sampler) showProgress(now time.Time) {
 	if from.IsZero() {
 		from = now
 	}
-	p := Progress{Elapsed: now.Sub(from), Planned: s.load.planned(), Limit: s.load.cfg.Requests, Warming: warming,
+	p := Progress{Elapsed: now.Sub(from), Planned: s.load.planned(), Limit: s.load.Config.Requests, Warming: warming,
 		Measured: s.last.At > 0, Rate: float64(s.last.Requests), P50: stats.Micros(s.last.Latency.P50), P99: stats.Micros(s.last.Latency.P99)}
 	for _, w := range s.workers {
 		p.Requests += w.done.Load()
@@ -54,28 +54,28 @@ func (s *sampler) showProgress(now time.Time) {
 	for _, e := range s.second.prevErrs {
 		p.Errors += e
 	}
-	if s.load.sched != nil && p.Elapsed >= 0 && s.load.cfg.Duration > 0 {
-		if stage := int(p.Elapsed / s.load.cfg.Duration); stage < len(s.load.cfg.Rates) {
-			p.TargetRate = s.load.rateAt(stage, p.Elapsed-time.Duration(stage)*s.load.cfg.Duration)
+	if s.load.Sched != nil && p.Elapsed >= 0 && s.load.Config.Duration > 0 {
+		if stage := int(p.Elapsed / s.load.Config.Duration); stage < len(s.load.Config.Rates) {
+			p.TargetRate = s.load.rateAt(stage, p.Elapsed-time.Duration(stage)*s.load.Config.Duration)
 		}
 	}
 	cb(p)
 }
 
 // planned is how long the measurement is planned to last.
-func (r *load) planned() time.Duration {
-	if r.sched != nil {
-		return time.Duration(len(r.cfg.Rates)) * r.cfg.Duration
+func (r *Load) planned() time.Duration {
+	if r.Sched != nil {
+		return time.Duration(len(r.Config.Rates)) * r.Config.Duration
 	}
-	return r.cfg.Duration
+	return r.Config.Duration
 }
 
 // rateAt is this process's target rate at offset t into open-loop stage i:
 // on a ramp, the rate the ramp has reached, to the request/s.
-func (r *load) rateAt(i int, t time.Duration) float64 {
-	if !r.cfg.ramps(i) {
+func (r *Load) rateAt(i int, t time.Duration) float64 {
+	if !r.Config.ramps(i) {
 		return r.targetRate(i)
 	}
-	st := stage{from: r.cfg.stageFrom(i), to: r.cfg.Rates[i], length: r.cfg.Duration}
-	return math.Round(r.cfg.Shard.Rate(st.rateAt(t)))
+	st := stage{from: r.Config.stageFrom(i), to: r.Config.Rates[i], length: r.Config.Duration}
+	return math.Round(r.Config.Shard.Rate(st.rateAt(t)))
 }

@@ -43,7 +43,7 @@ func (p Protocol) String() string {
 func (c *Config) recordProtocol(rc *stats.Config) {
 	rc.Protocol = c.Protocol.String()
 	if c.Protocol == HTTP2 {
-		rc.Streams = c.streams()
+		rc.Streams = c.StreamsPerConn()
 		if c.URL == nil || c.URL.Scheme != "https" {
 			rc.Protocol = "h2c"
 		}

@@ -34,8 +34,8 @@ func TestRampSchedule(t *testing.T) {
 			t.Errorf("at(%d) = %v, %d, %v; want %v, %d, true", tt.i, due, phase, ok, tt.due, tt.phase)
 		}
 	}
-	if _, _, ok := s.at(800); ok || s.total != 200+300+200+100 {
-		t.Errorf("total %d (at(800) ok: %v), want 800", s.total, ok)
+	if _, _, ok := s.at(800); ok || s.Total != 200+300+200+100 {
+		t.Errorf("total %d (at(800) ok: %v), want 800", s.Total, ok)
 	}
 }
 
@@ -57,12 +57,12 @@ func TestRampCountsAndOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := newSchedule(0, 0, []float64{tt.to}, []float64{tt.from}, tt.length)
-		if s.total != tt.want {
-			t.Errorf("%g..%g over %v: %d requests, want %d", tt.from, tt.to, tt.length, s.total, tt.want)
+		if s.Total != tt.want {
+			t.Errorf("%g..%g over %v: %d requests, want %d", tt.from, tt.to, tt.length, s.Total, tt.want)
 		}
 		perSecond := make([]int64, int(tt.length.Seconds()))
 		prev := time.Duration(-1)
-		for i := range s.total {
+		for i := range s.Total {
 			due, _, _ := s.at(i)
 			if due <= prev || due >= tt.length {
 				t.Fatalf("%g..%g: request %d due at %v, after %v, stage end %v", tt.from, tt.to, i, due, prev, tt.length)
@@ -84,7 +84,7 @@ func TestRampCountsAndOrder(t *testing.T) {
 // the mean, each this part's share; the warm-up runs at the ramp's start.
 func TestRampTargets(t *testing.T) {
 	cfg := Config{Rates: []float64{2000, 2000}, RampFrom: []float64{100, 2000}, Duration: 10 * time.Second, Shard: Shard{Index: 1, Count: 2}}
-	r := &load{cfg: &cfg}
+	r := &Load{Config: &cfg}
 	tests := []struct {
 		name      string
 		got, want float64

@@ -16,30 +16,30 @@ import (
 // anyway; the log's own writer formats and writes them.
 
 // logging reports whether requests of the phase are logged.
-func (c *conn) logging(phase int) bool {
-	return c.worker.log != nil && phase != warmupPhase
+func (c *Conn) logging(phase int) bool {
+	return c.Worker.log != nil && phase != warmupPhase
 }
 
 // addFailed counts n requests of the phase that failed alike, sent at
 // sent, and logs them.
-func (c *conn) addFailed(phase int, class record.ErrorClass, cause string, n int, sent time.Time) {
+func (c *Conn) addFailed(phase int, class record.ErrorClass, cause string, n int, sent time.Time) {
 	var line *requestlog.Record
 	if c.logging(phase) {
 		l := c.failedLine(class, cause, sent)
 		line = &l
 	}
-	c.worker.addErrors(phase, class, cause, n, line)
+	c.Worker.addErrors(phase, class, cause, n, line)
 }
 
 // line starts the log line of a request sent at sent, with the bytes not
 // yet taken.
-func (c *conn) line(sent time.Time) requestlog.Record {
-	return requestlog.Record{Sent: c.load.sinceMeasured(sent), BytesIn: c.bytesIn, BytesOut: c.bytesOut,
-		Conn: c.opened, Worker: c.worker.index}
+func (c *Conn) line(sent time.Time) requestlog.Record {
+	return requestlog.Record{Sent: c.Load.sinceMeasured(sent), BytesIn: c.BytesIn, BytesOut: c.BytesOut,
+		Conn: c.opened, Worker: c.Worker.index}
 }
 
 // responseLine is the log line of response o; why is a check's failure.
-func (c *conn) responseLine(o *record.Outcome, sent time.Time, why string) requestlog.Record {
+func (c *Conn) responseLine(o *record.Outcome, sent time.Time, why string) requestlog.Record {
 	l := c.line(sent)
 	l.Status = uint16(min(max(o.Status, 0), math.MaxUint16))
 	l.Latency, l.Uncorrected = o.Latency, o.Uncorrected
@@ -56,7 +56,7 @@ func (c *conn) responseLine(o *record.Outcome, sent time.Time, why string) reque
 // response. A request whose dial or write failed has no send time of its
 // own: it is logged at when it failed, and a failed dial on no
 // connection.
-func (c *conn) failedLine(class record.ErrorClass, cause string, sent time.Time) requestlog.Record {
+func (c *Conn) failedLine(class record.ErrorClass, cause string, sent time.Time) requestlog.Record {
 	if class == record.Connect || class == record.Write {
 		sent = time.Now()
 	}
@@ -69,12 +69,12 @@ func (c *conn) failedLine(class record.ErrorClass, cause string, sent time.Time)
 }
 
 // sinceMeasured is t as an offset from the measurement's start.
-func (r *load) sinceMeasured(t time.Time) time.Duration {
+func (r *Load) sinceMeasured(t time.Time) time.Duration {
 	return t.Sub(r.start) - time.Duration(r.measured.Load()-r.start.UnixNano())
 }
 
 // logLines appends a batch's lines to the log; w.mu must be held.
-func (w *worker) logLines(lines []requestlog.Record) {
+func (w *Worker) logLines(lines []requestlog.Record) {
 	if w.log == nil {
 		return
 	}
@@ -85,7 +85,7 @@ func (w *worker) logLines(lines []requestlog.Record) {
 
 // logFailures appends line for n requests that failed alike, the bytes
 // on the first only; w.mu must be held.
-func (w *worker) logFailures(line requestlog.Record, n int) {
+func (w *Worker) logFailures(line requestlog.Record, n int) {
 	for range n {
 		w.log.Add(line)
 		line.BytesIn, line.BytesOut = 0, 0
@@ -94,7 +94,7 @@ func (w *worker) logFailures(line requestlog.Record, n int) {
 
 // flushLog hands the worker's last lines to the log's writer, once its
 // connections are done.
-func (w *worker) flushLog() {
+func (w *Worker) flushLog() {
 	if w.log == nil {
 		return
 	}

@@ -16,17 +16,17 @@ import (
 // the open-loop stages, each also reported on its own when there are
 // several. It also returns the measured latencies as recorded, merged,
 // for a script's done().
-func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (stats.Result, *hdrhistogram.Histogram) {
-	measured := []int{measuredPhase}
+func (r *Load) result(ws []*Worker, elapsed time.Duration, rates []float64) (stats.Result, *hdrhistogram.Histogram) {
+	measured := []int{MeasuredPhase}
 	var stages []stats.Result
-	if r.sched != nil {
+	if r.Sched != nil {
 		measured = nil
-		for i := range r.cfg.Rates {
-			phase := measuredPhase + i
-			st := stats.Merge(recorders(ws, phase), r.cfg.Duration, nil)
+		for i := range r.Config.Rates {
+			phase := MeasuredPhase + i
+			st := stats.Merge(recorders(ws, phase), r.Config.Duration, nil)
 			st.TargetRate = r.targetRate(i)
-			if r.cfg.ramps(i) {
-				st.Ramp = &stats.Ramp{From: r.cfg.Shard.Rate(r.cfg.stageFrom(i)), To: r.cfg.Shard.Rate(r.cfg.Rates[i])}
+			if r.Config.ramps(i) {
+				st.Ramp = &stats.Ramp{From: r.Config.Shard.Rate(r.Config.stageFrom(i)), To: r.Config.Shard.Rate(r.Config.Rates[i])}
 			}
 			st.Warnings = append(st.Warnings, scheduleWarnings(st)...)
 			stages = append(stages, st)
@@ -35,7 +35,7 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 	}
 	all := record.Merge(recorders(ws, measured...))
 	res, latencies := stats.FromRecorder(all, elapsed, rates), all.Totals().Latency
-	if r.sched == nil {
+	if r.Sched == nil {
 		return res, latencies
 	}
 	if len(stages) == 1 {
@@ -47,7 +47,7 @@ func (r *load) result(ws []*worker, elapsed time.Duration, rates []float64) (sta
 	res.Stages = stages
 	for i, st := range stages {
 		for _, w := range st.Warnings {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%s/s): %s", i+1, r.cfg.stageName(i), w))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("stage %d (%s/s): %s", i+1, r.Config.stageName(i), w))
 		}
 	}
 	return res, latencies
@@ -76,4 +76,4 @@ func scheduleWarnings(st stats.Result) []string {
 // targetRate is this process's target in open-loop stage i, its mean rate
 // for a ramp: its share of the stage's -R when it is one part of a sharded
 // load.
-func (r *load) targetRate(i int) float64 { return r.cfg.Shard.Rate(r.cfg.MeanRate(i)) }
+func (r *Load) targetRate(i int) float64 { return r.Config.Shard.Rate(r.Config.MeanRate(i)) }

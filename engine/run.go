@@ -16,9 +16,9 @@ import (
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
-// load is the state shared by all connections of one Run.
-type load struct {
-	cfg     *Config
+// Load is the state shared by all connections of one Run.
+type Load struct {
+	Config  *Config
 	request []byte // the serialised request every connection writes
 	// pipelined is request repeated depth times, written as one batch.
 	pipelined []byte
@@ -30,22 +30,22 @@ type load struct {
 	head         bool // HEAD responses have no body
 	keepBody     bool // bodies are kept for --expect-body or a script's response()
 	dynamic      bool // a script's hooks run for each request
-	// fromScript is set when a script's request() makes each request.
-	fromScript bool
+	// FromScript is set when a script's request() makes each request.
+	FromScript bool
 	// sent is the Config whose request is sent: cfg, or a copy with the
 	// fields a script set (see useScriptFields).
 	sent   *Config
 	digest string // requestDigest of cfg
-	dialer *dialer
-	// deadlineSlack is how late a timeout may be detected; see goConn.deadline.
-	deadlineSlack time.Duration
-	ctx           context.Context // cancelled when the run stops
+	Dialer *dialer
+	// DeadlineSlack is how late a timeout may be detected; see goConn.deadline.
+	DeadlineSlack time.Duration
+	Ctx           context.Context // cancelled when the run stops
 	cancel        context.CancelFunc
 
-	tr transport // the connections' transport
+	tr Transport // the connections' transport
 
 	start   time.Time    // when the clock started, after all connections opened
-	sched   *schedule    // the open-loop schedule; nil in closed loop
+	Sched   *schedule    // the open-loop schedule; nil in closed loop
 	limit   int64        // warm-up plus measured requests with -n; 0: no limit
 	issued  atomic.Int64 // requests handed out (open loop, or limited closed loop)
 	warming atomic.Bool  // a closed-loop warm-up by time is under way
@@ -55,7 +55,7 @@ type load struct {
 	measured atomic.Int64
 	// hooks counts the Config.OnMeasure calls started; Run waits for them.
 	hooks  sync.WaitGroup
-	halted atomic.Bool // set once, when the load stops: see halt
+	Halted atomic.Bool // set once, when the load stops: see halt
 	// opened counts the connections opened, numbering them in the
 	// request log.
 	opened atomic.Uint32
@@ -68,7 +68,7 @@ type load struct {
 
 // keepBodySize is how much of each response body is kept: for checks and
 // a script's response(), or none.
-func (r *load) keepBodySize() int {
+func (r *Load) keepBodySize() int {
 	if r.keepBody {
 		return http1.MaxKeptBody
 	}
@@ -90,14 +90,14 @@ func repeatRequest(req []byte, depth int) []byte {
 
 // requests returns the bytes of k pipelined requests and how many times
 // to write them in a row.
-func (r *load) requests(k int) ([]byte, int) {
+func (r *Load) requests(k int) ([]byte, int) {
 	if r.pipelined == nil {
 		return r.request, k
 	}
 	return r.pipelined[:k*len(r.request)], 1
 }
 
-func (r *load) stopped() bool { return r.halted.Load() }
+func (r *Load) Stopped() bool { return r.Halted.Load() }
 
 // halt stops the load. This comment is the one statement of how a load
 // stops; the transports refer to it as the stop rule.
@@ -123,25 +123,27 @@ func (r *load) stopped() bool { return r.halted.Load() }
 //     made only while the load runs.
 //
 // So every connection stops at once, whatever the server does.
-func (r *load) halt() {
-	r.halted.Store(true)
+func (r *Load) halt() {
+	r.Halted.Store(true)
 	r.cancel()
-	r.tr.halt()
+	r.tr.Halt()
 }
 
-// Run carries out the load described by cfg and returns what was measured.
-// All connections are opened before the clock starts; if none can be
-// opened, Run returns an error. Cancelling ctx stops the run early: the
-// result then holds what was gathered so far and has Interrupted set.
-func Run(ctx context.Context, cfg Config) (stats.Result, error) {
+// RunOn carries out the load described by cfg on the transport open
+// makes, and returns what was measured; engine/transports.Run gives it
+// the transport cfg asks for. All connections are opened before the clock
+// starts; if none can be opened, RunOn returns an error. Cancelling ctx
+// stops the run early: the result then holds what was gathered so far
+// and has Interrupted set.
+func RunOn(ctx context.Context, cfg Config, open OpenTransport) (stats.Result, error) {
 	r, err := newRun(ctx, &cfg)
 	if err != nil {
 		return stats.Result{}, err
 	}
 	defer r.cancel()
-	workers := make([]*worker, cfg.Threads)
+	workers := make([]*Worker, cfg.Threads)
 	for i := range workers {
-		workers[i] = newWorker(r.phases(), r.sched != nil)
+		workers[i] = NewWorker(r.phases(), r.Sched != nil)
 		workers[i].index = uint16(i)
 		r.splitTargets(workers[i])
 		if cfg.RequestLog != nil {
@@ -156,8 +158,8 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	if err := r.waitUntil(cfg.StartAt, openLead); err != nil {
 		return stats.Result{}, err
 	}
-	r.tr = r.newTransport(workers) // after the wait: a loop holds descriptors from here on
-	if err := r.tr.open(); err != nil {
+	r.tr = open(r, workers) // after the wait: a loop holds descriptors from here on
+	if err := r.tr.Open(); err != nil {
 		return stats.Result{}, err
 	}
 	// Dialing thousands of connections leaves garbage the heap would keep
@@ -170,7 +172,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	debug.FreeOSMemory()
 	if err := r.waitUntil(cfg.StartAt, 0); err != nil {
 		r.halt()
-		<-r.tr.start()
+		<-r.tr.Start()
 		return stats.Result{}, err
 	}
 	r.start = time.Now()
@@ -183,8 +185,8 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	for _, w := range workers {
 		w.flushLog()
 	}
-	if r.sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
-		end = later(end, r.start.Add(r.sched.end))
+	if r.Sched != nil && ctx.Err() == nil { // the schedule, not its last response, sets the length
+		end = Later(end, r.start.Add(r.Sched.end))
 	}
 	measureFrom := r.measureFrom()
 	if measureFrom.IsZero() {
@@ -220,7 +222,7 @@ func Run(ctx context.Context, cfg Config) (stats.Result, error) {
 	return res, nil
 }
 
-func newRun(ctx context.Context, cfg *Config) (*load, error) {
+func newRun(ctx context.Context, cfg *Config) (*Load, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -229,16 +231,16 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &load{
-		cfg:           cfg,
+	r := &Load{
+		Config:        cfg,
 		sent:          cfg,
 		digest:        requestDigest(cfg, request),
 		request:       request,
 		h2req:         h2req,
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Checks.needsBody(),
-		dialer:        newDialer(cfg),
-		deadlineSlack: min(cfg.Timeout/4, time.Second),
+		Dialer:        newDialer(cfg),
+		DeadlineSlack: min(cfg.Timeout/4, time.Second),
 	}
 	if r.targets, err = buildTargets(cfg); err != nil {
 		return nil, err
@@ -248,13 +250,13 @@ func newRun(ctx context.Context, cfg *Config) (*load, error) {
 	}
 	r.depth = max(cfg.Pipeline, 1)
 	if len(cfg.Rates) > 0 {
-		r.sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.RampFrom, cfg.Duration)
-		r.sched.share(cfg.Shard)
+		r.Sched = newSchedule(cfg.warmupRate(), cfg.Warmup, cfg.Rates, cfg.RampFrom, cfg.Duration)
+		r.Sched.share(cfg.Shard)
 	} else if cfg.Requests > 0 {
 		r.limit = cfg.WarmupRequests + cfg.Requests
 	}
 	r.pipelined = repeatRequest(request, r.depth)
-	r.ctx, r.cancel = context.WithCancel(ctx)
+	r.Ctx, r.cancel = context.WithCancel(ctx)
 	return r, nil
 }
 
@@ -265,10 +267,10 @@ const endGCPercent = 10
 // opened: check that the server runs and listens on the URL's address.
 var ErrUnreachable = errors.New("cannot connect to the target")
 
-// unreachable is Run's error when no connection to address could serve the
+// Unreachable is Run's error when no connection to address could serve the
 // run, the first failing with err: a server that is there and cannot serve
 // (it speaks another protocol, or allows no stream) says so itself.
-func unreachable(address string, err error) error {
+func Unreachable(address string, err error) error {
 	if errors.Is(err, ErrUnreachable) {
 		return err
 	}
@@ -278,8 +280,8 @@ func unreachable(address string, err error) error {
 // drive lets the connections go and runs them until the duration passes,
 // the requests or the schedule are done or ctx is cancelled; it returns
 // when the run ended.
-func (r *load) drive(ctx context.Context) time.Time {
-	finished := r.tr.start()
+func (r *Load) drive(ctx context.Context) time.Time {
+	finished := r.tr.Start()
 	var deadline <-chan time.Time
 	if limit := r.timeLimit(); limit > 0 {
 		t := time.NewTimer(limit)
@@ -298,32 +300,32 @@ func (r *load) drive(ctx context.Context) time.Time {
 }
 
 // timeLimit is how long the run may last; 0 means until the requests are done.
-func (r *load) timeLimit() time.Duration {
-	if r.sched != nil {
+func (r *Load) timeLimit() time.Duration {
+	if r.Sched != nil {
 		// Once the schedule is over, a request starts only if it is
 		// less than deadlineSlack (a quarter of --timeout, at most 1 s)
 		// late (tooLate), so a client that fell behind sends no backlog
 		// past -d. The requests in flight get their --timeout: a server
 		// that stalled at the end shows them as timeouts, never as
 		// requests that vanished. The run ends as soon as none is left.
-		return r.sched.end + r.cfg.Timeout + r.deadlineSlack
+		return r.Sched.end + r.Config.Timeout + r.DeadlineSlack
 	}
-	if r.cfg.Duration == 0 {
+	if r.Config.Duration == 0 {
 		return 0
 	}
-	return r.cfg.Warmup + r.cfg.Duration
+	return r.Config.Warmup + r.Config.Duration
 }
 
 // phases is how many recorder sets a worker keeps.
-func (r *load) phases() int {
-	if r.sched != nil {
-		return 1 + len(r.cfg.Rates)
+func (r *Load) phases() int {
+	if r.Sched != nil {
+		return 1 + len(r.Config.Rates)
 	}
 	return 2
 }
 
 // recorders returns the workers' recorders of the given phases.
-func recorders(ws []*worker, phases ...int) []*record.Recorder {
+func recorders(ws []*Worker, phases ...int) []*record.Recorder {
 	var recs []*record.Recorder
 	for _, w := range ws {
 		for _, p := range phases {
@@ -337,8 +339,8 @@ func recorders(ws []*worker, phases ...int) []*record.Recorder {
 // at the end of a timed warm-up, or (with WarmupRequests) when the first
 // measured request is handed out (see markMeasured). It returns a func
 // that stops the warm-up's timer, for when the run ends.
-func (r *load) startClock() (stop func()) {
-	cfg := r.cfg
+func (r *Load) startClock() (stop func()) {
+	cfg := r.Config
 	if cfg.WarmupRequests > 0 {
 		return func() {}
 	}
@@ -347,7 +349,7 @@ func (r *load) startClock() (stop func()) {
 		r.onMeasure(r.start)
 		return func() {}
 	}
-	closed := r.sched == nil
+	closed := r.Sched == nil
 	r.warming.Store(closed)
 	r.hooks.Add(1)
 	t := time.AfterFunc(cfg.Warmup, func() {
@@ -366,33 +368,33 @@ func (r *load) startClock() (stop func()) {
 
 // markMeasured starts the measurement at now if it has not started: the
 // first measured request after a warm-up by count.
-func (r *load) markMeasured(now time.Time) {
+func (r *Load) markMeasured(now time.Time) {
 	if r.measured.CompareAndSwap(0, now.UnixNano()) {
 		r.onMeasure(now)
 	}
 }
 
 // onMeasure calls Config.OnMeasure with t, if set, on its own goroutine.
-func (r *load) onMeasure(t time.Time) {
-	if r.cfg.OnMeasure == nil {
+func (r *Load) onMeasure(t time.Time) {
+	if r.Config.OnMeasure == nil {
 		return
 	}
 	r.hooks.Add(1)
 	go func() {
 		defer r.hooks.Done()
-		r.cfg.OnMeasure(t)
+		r.Config.OnMeasure(t)
 	}()
 }
 
 // measureFrom is when the measurement began, zero if it has not yet.
-func (r *load) measureFrom() time.Time {
+func (r *Load) measureFrom() time.Time {
 	if n := r.measured.Load(); n != 0 {
 		return time.Unix(0, n)
 	}
 	return time.Time{}
 }
 
-func later(a, b time.Time) time.Time {
+func Later(a, b time.Time) time.Time {
 	if a.After(b) {
 		return a
 	}

@@ -21,8 +21,8 @@ const progressEvery = 250 * time.Millisecond
 // samples from `from` on (the end of the warm-up). It reads counters and
 // takes each worker's lock once per tick, never per request.
 type sampler struct {
-	load    *load
-	workers []*worker
+	load    *Load
+	workers []*Worker
 	done    chan struct{}
 	out     chan samples
 
@@ -60,7 +60,7 @@ func (s samples) encodedTimeline() ([]stats.Second, error) {
 	return s.timeline, nil
 }
 
-func startSampler(r *load, workers []*worker) *sampler {
+func startSampler(r *Load, workers []*Worker) *sampler {
 	s := &sampler{load: r, workers: workers, done: make(chan struct{}), out: make(chan samples, 1)}
 	s.second.init()
 	go s.loop(time.Now())
@@ -107,7 +107,7 @@ func (s *sampler) tickSecond(out *samples, now time.Time, final bool) {
 }
 
 // appendRates appends each worker's rate since prev and updates prev.
-func appendRates(rates []float64, workers []*worker, prev []int64, d time.Duration) []float64 {
+func appendRates(rates []float64, workers []*Worker, prev []int64, d time.Duration) []float64 {
 	if d <= 0 {
 		return rates
 	}

@@ -47,7 +47,7 @@ func (st *stage) rateAt(t time.Duration) float64 {
 // at once however late it is: pacing never sleeps per request.
 type schedule struct {
 	stages []stage
-	total  int64 // requests in all stages: this part's, with a Shard
+	Total  int64 // requests in all stages: this part's, with a Shard
 	end    time.Duration
 	// part and parts select a Shard's requests: the i-th of this part is
 	// the whole schedule's i·parts+part.
@@ -80,8 +80,8 @@ func (s *schedule) add(from, to float64, length time.Duration, phase int) {
 	if from == to {
 		n = int64(math.Floor(to * length.Seconds()))
 	}
-	s.stages = append(s.stages, stage{from: from, to: to, length: length, start: s.end, first: s.total, count: n, phase: phase})
-	s.total += n
+	s.stages = append(s.stages, stage{from: from, to: to, length: length, start: s.end, first: s.Total, count: n, phase: phase})
+	s.Total += n
 	s.end += length
 }
 
@@ -90,14 +90,14 @@ func (s *schedule) share(sh Shard) {
 	s.part, s.parts = int64(sh.Index), 1
 	if !sh.whole() {
 		s.parts = int64(sh.Count)
-		s.total = sh.Share(s.total)
+		s.Total = sh.Share(s.Total)
 	}
 }
 
 // at returns when request i is due, as an offset from the run's start, and
 // its phase; ok is false past the last request.
 func (s *schedule) at(i int64) (due time.Duration, phase int, ok bool) {
-	if i >= s.total {
+	if i >= s.Total {
 		return 0, 0, false
 	}
 	if s.parts > 1 {

@@ -29,15 +29,15 @@ func TestSchedule(t *testing.T) {
 			t.Errorf("at(%d) = %v, %d, %v; want %v, %d, %v", tt.i, due, phase, ok, tt.due, tt.phase, tt.ok)
 		}
 	}
-	if s.total != 30+3000+15000+75000 || s.end != 903*time.Second {
-		t.Errorf("total %d, end %v", s.total, s.end)
+	if s.Total != 30+3000+15000+75000 || s.end != 903*time.Second {
+		t.Errorf("total %d, end %v", s.Total, s.end)
 	}
 }
 
 func TestScheduleFractionalRates(t *testing.T) {
 	s := newSchedule(0, 0, []float64{0.5, 2.5}, nil, 10*time.Second)
-	if s.total != 5+25 {
-		t.Errorf("total %d, want 30", s.total)
+	if s.Total != 5+25 {
+		t.Errorf("total %d, want 30", s.Total)
 	}
 	if due, _, _ := s.at(1); due != 2*time.Second {
 		t.Errorf("0.5/s: second request due at %v, want 2s", due)
@@ -62,7 +62,7 @@ func testShardedSchedule(t *testing.T, from []float64) {
 	for i := range 3 {
 		part := newSchedule(10, time.Second, []float64{7, 13}, from, 3*time.Second)
 		part.share(Shard{Index: i, Count: 3})
-		total += part.total
+		total += part.Total
 		for j := int64(0); ; j++ {
 			due, _, ok := part.at(j)
 			if !ok {
@@ -71,10 +71,10 @@ func testShardedSchedule(t *testing.T, from []float64) {
 			seen[due]++
 		}
 	}
-	if total != whole.total || int64(len(seen)) != whole.total {
-		t.Fatalf("parts hold %d requests at %d distinct times, want %d", total, len(seen), whole.total)
+	if total != whole.Total || int64(len(seen)) != whole.Total {
+		t.Fatalf("parts hold %d requests at %d distinct times, want %d", total, len(seen), whole.Total)
 	}
-	for i := range whole.total {
+	for i := range whole.Total {
 		due, _, _ := whole.at(i)
 		if seen[due] != 1 {
 			t.Errorf("request %d, due at %v, is in %d parts", i, due, seen[due])

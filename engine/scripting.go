@@ -55,18 +55,18 @@ type scripted struct {
 // is built once from wrk.method, path, headers and body as the script left
 // them, unless its request() makes each request; a script with hooks
 // (request, response or delay) is called into by the workers per request.
-func (r *load) setupScript(workers []*worker) error {
-	threads, err := r.cfg.Script.Threads(r.scriptContext(), len(workers), r.dialer.address)
+func (r *Load) setupScript(workers []*Worker) error {
+	threads, err := r.Config.Script.Threads(r.scriptContext(), len(workers), r.Dialer.Address)
 	if err != nil {
 		return err
 	}
-	r.fromScript = threads[0].HasRequest()
-	if !r.fromScript {
+	r.FromScript = threads[0].HasRequest()
+	if !r.FromScript {
 		if err := r.useScriptFields(threads[0]); err != nil {
 			return err
 		}
 	}
-	if r.cfg.Script.Static() {
+	if r.Config.Script.Static() {
 		return nil
 	}
 	if r.depth > 1 {
@@ -75,7 +75,7 @@ func (r *load) setupScript(workers []*worker) error {
 	r.dynamic = true
 	r.keepBody = r.keepBody || threads[0].WantsResponse()
 	for i, w := range workers {
-		w.script = &scripted{thread: threads[i]}
+		w.Script = &scripted{thread: threads[i]}
 	}
 	return nil
 }
@@ -87,20 +87,20 @@ func (r *load) setupScript(workers []*worker) error {
 // endless loop: it is stopped, so the run ends within --timeout of -d or
 // of the first interrupt, and counted as a validation error naming the
 // hook and line.
-func (r *load) scriptContext() context.Context {
-	grace := r.deadlineSlack
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.ctx))
-	context.AfterFunc(r.ctx, func() { time.AfterFunc(grace, cancel) })
+func (r *Load) scriptContext() context.Context {
+	grace := r.DeadlineSlack
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Ctx))
+	context.AfterFunc(r.Ctx, func() { time.AfterFunc(grace, cancel) })
 	return ctx
 }
 
 // useScriptFields rebuilds the one request from the fields the script set.
-func (r *load) useScriptFields(th *script.Thread) error {
+func (r *Load) useScriptFields(th *script.Thread) error {
 	t, err := th.Fields()
 	if err != nil {
 		return err
 	}
-	cfg := *r.cfg
+	cfg := *r.Config
 	u := *cfg.URL
 	ref, err := url.Parse(t.Path)
 	if err != nil {
@@ -120,11 +120,11 @@ func (r *load) useScriptFields(th *script.Thread) error {
 	return nil
 }
 
-// scriptDelay asks the worker's script, if it has delay(), how long to
+// ScriptDelay asks the worker's script, if it has delay(), how long to
 // wait before the ticket's requests; ok is false when delay() failed
 // (see scriptFailed).
-func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
-	s := c.worker.script
+func (c *Conn) ScriptDelay(t Ticket) (d time.Duration, ok bool) {
+	s := c.Worker.Script
 	if s == nil || !s.thread.HasDelay() {
 		return 0, true
 	}
@@ -132,66 +132,66 @@ func (c *conn) scriptDelay(t ticket) (d time.Duration, ok bool) {
 	d, err := s.thread.Delay()
 	s.mu.Unlock()
 	if err != nil {
-		c.scriptFailed(t, err)
+		c.ScriptFailed(t, err)
 		return 0, false
 	}
 	return d, true
 }
 
-// scriptFailed counts the ticket's requests as validation errors with the
+// ScriptFailed counts the ticket's requests as validation errors with the
 // cause err, a script's error, unless err is script.ErrStopped: the run is
 // then over, and the script made no error (see scriptRequest).
-func (c *conn) scriptFailed(t ticket, err error) {
+func (c *Conn) ScriptFailed(t Ticket, err error) {
 	if !errors.Is(err, script.ErrStopped) {
-		c.addFailed(t.phase, record.Validation, err.Error(), t.count, time.Now())
+		c.addFailed(t.Phase, record.Validation, err.Error(), t.count, time.Now())
 	}
 }
 
-// scriptRequest asks the worker's script for the next request bytes; they
+// ScriptRequest asks the worker's script for the next request bytes; they
 // may hold several pipelined requests. It returns script.ErrStopped when
 // the script's threads stopped before the call: the connection waited for
 // the worker's Lua state while a stuck hook ran as the run ended. The run
 // is over then, and the ticket is dropped uncounted: the script made no
 // error.
-func (c *conn) scriptRequest() ([]byte, error) {
-	s := c.worker.script
+func (c *Conn) ScriptRequest() ([]byte, error) {
+	s := c.Worker.Script
 	if !s.thread.HasRequest() { // set when the thread was made: no lock needed
-		c.sc.fixed = true
-		return c.load.request, nil
+		c.ScriptBufs.fixed = true
+		return c.Load.request, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
-	c.sc.request, err = s.thread.AppendRequest(c.sc.request[:0])
-	return c.sc.request, err
+	c.ScriptBufs.request, err = s.thread.AppendRequest(c.ScriptBufs.request[:0])
+	return c.ScriptBufs.request, err
 }
 
 // keepHeaders copies a response's headers for the script's response(),
 // if it has one: the parser goes back to its pool before the call.
-func (c *conn) keepHeaders(h *fasthttp.ResponseHeader) {
-	c.sc.headers = c.sc.headers[:0]
-	if !c.worker.script.thread.WantsResponse() {
+func (c *Conn) keepHeaders(h *fasthttp.ResponseHeader) {
+	c.ScriptBufs.headers = c.ScriptBufs.headers[:0]
+	if !c.Worker.Script.thread.WantsResponse() {
 		return
 	}
 	for k, v := range h.All() {
-		c.sc.headers = append(c.sc.headers, script.Header{Name: string(k), Value: string(v)})
+		c.ScriptBufs.headers = append(c.ScriptBufs.headers, script.Header{Name: string(k), Value: string(v)})
 	}
 }
 
 // scriptResponse hands a response to the script's response(), and
 // returns the error it counted, if any.
-func (c *conn) scriptResponse(phase, status int, body []byte) string {
-	s := c.worker.script
+func (c *Conn) scriptResponse(phase, status int, body []byte) string {
+	s := c.Worker.Script
 	if !s.thread.WantsResponse() {
 		return ""
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.sc.headers, body)
+	err := s.thread.Response(status, c.ScriptBufs.headers, body)
 	s.mu.Unlock()
 	if err == nil || errors.Is(err, script.ErrStopped) {
 		return ""
 	}
 	cause := err.Error()
-	c.worker.addError(phase, record.Validation, cause)
+	c.Worker.addError(phase, record.Validation, cause)
 	return cause
 }

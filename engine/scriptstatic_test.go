@@ -32,18 +32,18 @@ func TestResponseOnlyScriptSplitsTheRequestOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.cancel()
-	w := newWorker(r.phases(), false)
-	if err := r.setupScript([]*worker{w}); err != nil {
+	w := NewWorker(r.phases(), false)
+	if err := r.setupScript([]*Worker{w}); err != nil {
 		t.Fatal(err)
 	}
-	var c conn
-	c.init(r, w, new(outbox), new(http1.LastHeader))
-	tk := ticket{count: 1, phase: measuredPhase}
+	var c Conn
+	c.Init(r, w, new(Outbox), new(http1.LastHeader))
+	tk := Ticket{count: 1, Phase: MeasuredPhase}
 	req, k, _ := c.prepare(tk)
 	if k != 1 || !slices.Equal(req, r.request) {
 		t.Fatalf("prepare = %q, %d requests; want the load's one request", req, k)
 	}
-	c.sc.ends[0]-- // a mark a second split would overwrite
+	c.ScriptBufs.ends[0]-- // a mark a second split would overwrite
 	req, _, _ = c.prepare(tk)
 	if len(req) != len(r.request)-1 {
 		t.Errorf("the request was split again for the second request")

@@ -17,9 +17,9 @@ const RequestFromScript = "from script"
 // or, when its request() made each request, that it did (Request), with
 // no method, headers or body; and the digest of what the requests were
 // made from (see requestDigest).
-func (r *load) recordSent(rc *stats.Config) {
+func (r *Load) recordSent(rc *stats.Config) {
 	r.sent.recordRequest(rc)
-	if r.fromScript {
+	if r.FromScript {
 		rc.Method, rc.Headers, rc.BodyBytes, rc.Request = "", nil, 0, RequestFromScript
 	}
 	rc.RequestSHA256 = r.digest

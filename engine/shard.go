@@ -81,12 +81,12 @@ const openLead = time.Second
 
 // waitUntil waits until lead before at, a Config.StartAt (the zero time:
 // no wait); it returns ctx's error if the run is cancelled first.
-func (r *load) waitUntil(at time.Time, lead time.Duration) error {
+func (r *Load) waitUntil(at time.Time, lead time.Duration) error {
 	if at.IsZero() {
 		return nil
 	}
 	if d := time.Until(at.Add(-lead)); d > 0 {
-		return wait.For(r.ctx, d)
+		return wait.For(r.Ctx, d)
 	}
 	return nil
 }

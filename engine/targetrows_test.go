@@ -166,14 +166,14 @@ func TestRowsNotTargetsKeepHistograms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := newWorker(r.phases(), false)
+		w := NewWorker(r.phases(), false)
 		r.splitTargets(w)
 		r.cancel()
 		want := 1 // one row, unnamed, past MaxRows
 		if n <= MaxRows {
 			want = n
 		}
-		for phase := measuredPhase; phase < len(w.recs); phase++ {
+		for phase := MeasuredPhase; phase < len(w.recs); phase++ {
 			if got := len(w.recs[phase].Targets()); got != want {
 				t.Errorf("%d targets: %d recorders in phase %d, want %d", n, got, phase, want)
 			}

@@ -158,8 +158,8 @@ func (ts *targetSet) digestInput(c *Config) []byte {
 
 // targetRequests returns the bytes of ticket t's requests and notes the
 // place of the first in the interleaving.
-func (c *conn) targetRequests(t ticket) []byte {
-	ts, g := c.load.targets, &c.tg
+func (c *Conn) targetRequests(t Ticket) []byte {
+	ts, g := c.Load.targets, &c.tg
 	g.first = t.index
 	if !t.indexed {
 		g.first = g.next
@@ -175,12 +175,12 @@ func (c *conn) targetRequests(t ticket) []byte {
 	return g.buf
 }
 
-// h2Target is the target of an HTTP/2 stream for ticket t, and its
+// H2Target is the target of an HTTP/2 stream for ticket t, and its
 // request: the load's one request without targets.
-func (c *conn) h2Target(t ticket) (*h2.Request, uint32) {
-	ts := c.load.targets
+func (c *Conn) H2Target(t Ticket) (*h2.Request, uint32) {
+	ts := c.Load.targets
 	if ts == nil {
-		return c.load.h2req, 0
+		return c.Load.h2req, 0
 	}
 	i := t.index
 	if !t.indexed {
@@ -193,28 +193,28 @@ func (c *conn) h2Target(t ticket) (*h2.Request, uint32) {
 
 // targetOf is the target of request j of the batch in hand; 0 without
 // targets.
-func (c *conn) targetOf(j int) uint32 {
-	if c.load.targets == nil {
+func (c *Conn) targetOf(j int) uint32 {
+	if c.Load.targets == nil {
 		return 0
 	}
-	return c.load.targets.at(c.tg.first + int64(j))
+	return c.Load.targets.at(c.tg.first + int64(j))
 }
 
 // targetsFailed counts n requests of the batch in hand, from its request
 // first on, that failed alike, as addFailed does, and each against its
 // target, in the counts and in the request log (the bytes on the first
 // line only).
-func (c *conn) targetsFailed(f failure, first, n int) {
+func (c *Conn) targetsFailed(f Failure, first, n int) {
 	for j := first; j < first+n; j++ {
-		c.targetFailed(c.t.phase, c.sent, c.targetOf(j), f, 1, j == first)
+		c.targetFailed(c.Ticket.Phase, c.Sent, c.targetOf(j), f, 1, j == first)
 	}
 }
 
 // targetFailed counts n requests of target that failed alike, in its
 // row's errors; the log line shows the bytes not yet taken when withBytes
 // is set.
-func (c *conn) targetFailed(phase int, sent time.Time, target uint32, f failure, n int, withBytes bool) {
-	w := c.worker
+func (c *Conn) targetFailed(phase int, sent time.Time, target uint32, f Failure, n int, withBytes bool) {
+	w := c.Worker
 	var line *requestlog.Record
 	if c.logging(phase) {
 		l := c.failedLine(f.class, f.cause, sent)
@@ -226,17 +226,17 @@ func (c *conn) targetFailed(phase int, sent time.Time, target uint32, f failure,
 	}
 	w.addErrors(phase, f.class, f.cause, n, line)
 	w.mu.Lock()
-	w.recs[phase].AddTargetErrors(int(c.load.targets.rowOf[target]), f.class, int64(n))
+	w.recs[phase].AddTargetErrors(int(c.Load.targets.rowOf[target]), f.class, int64(n))
 	w.mu.Unlock()
 }
 
 // splitTargets makes the worker's measured recorders keep figures per
 // row of targets; the warm-up's enter no figure.
-func (r *load) splitTargets(w *worker) {
+func (r *Load) splitTargets(w *Worker) {
 	if r.targets == nil {
 		return
 	}
-	for phase := measuredPhase; phase < len(w.recs); phase++ {
+	for phase := MeasuredPhase; phase < len(w.recs); phase++ {
 		w.recs[phase].SplitTargets(len(r.targets.rows))
 	}
 }
@@ -244,13 +244,13 @@ func (r *load) splitTargets(w *worker) {
 // labelTargets names the result's rows of targets, each by its first
 // target's request as recordRequest records the request (URLs
 // unredacted: callers redact); stages keep none.
-func (r *load) labelTargets(res *stats.Result) {
+func (r *Load) labelTargets(res *stats.Result) {
 	for i := range res.Stages {
 		res.Stages[i].Targets = nil
 	}
 	for i := range res.Targets {
 		row := r.targets.rows[i]
-		t := r.cfg.Targets[row.First]
+		t := r.Config.Targets[row.First]
 		rt := &res.Targets[i]
 		rt.Name, rt.URL, rt.Weight = row.Name, t.URL.String(), row.Weight
 		rt.Method = Method(t.Method, len(t.Body) > 0)

@@ -27,7 +27,7 @@ func (t *timelineState) init() { t.h = record.NewHistogram() }
 // encoded (see samples.encodedTimeline); ok is false when there is none.
 // Before the measurement starts it drains the workers, so the warm-up
 // enters nothing.
-func (t *timelineState) take(workers []*worker, now time.Time, final bool, from time.Time) (sec stats.Second, h *hdrhistogram.PackedHistogram, ok bool) {
+func (t *timelineState) take(workers []*Worker, now time.Time, final bool, from time.Time) (sec stats.Second, h *hdrhistogram.PackedHistogram, ok bool) {
 	warming := from.IsZero() || now.Before(from)
 	if !warming && t.next.IsZero() { // the measurement has begun
 		t.from, t.next = from, from.Add(time.Second)

@@ -4,6 +4,9 @@ import (
 	"runtime"
 )
 
+// loopSupported tells whether the event loop runs here: on Linux only.
+const loopSupported = runtime.GOOS == "linux"
+
 // Transports, as Config.Engine names them.
 const (
 	EngineAuto      = "auto"      // the event loop where it can run, else goroutines
@@ -11,19 +14,20 @@ const (
 	EngineGoroutine = "goroutine" // a goroutine per connection
 )
 
-// transport carries out a run's connections: the event loop or the
-// goroutine transport, behind one contract. Both take their tickets from
+// Transport carries out a run's connections: the event loop
+// (engine/loop) or a goroutine per connection (engine/goroutine), behind
+// one contract. Both take their tickets from
 // the run, hand bytes to conn, which counts every outcome, and stop when
 // the run halts.
-type transport interface {
-	// open opens the connections before the clock starts; it fails when
+type Transport interface {
+	// Open opens the connections before the clock starts; it fails when
 	// not one could be opened.
-	open() error
-	// start lets the connections go; the channel is closed when every
+	Open() error
+	// Start lets the connections go; the channel is closed when every
 	// one has finished.
-	start() <-chan struct{}
-	// halt wakes every connection so that it sees the run stopped.
-	halt()
+	Start() <-chan struct{}
+	// Halt wakes every connection so that it sees the run stopped.
+	Halt()
 }
 
 // Transport is the transport that runs c: the one asked for (EngineLoop
@@ -54,10 +58,7 @@ func (c *Config) loopCan() error {
 	return nil
 }
 
-// newTransport makes the transport cfg asks for.
-func (r *load) newTransport(workers []*worker) transport {
-	if r.cfg.Transport() == EngineLoop {
-		return newLoops(r, workers)
-	}
-	return newGoroutines(r, workers)
-}
+// OpenTransport makes the transport that carries out r's connections,
+// spread over workers: engine/loop's or engine/goroutine's, as
+// engine/transports picks for r's Config.
+type OpenTransport func(r *Load, workers []*Worker) Transport

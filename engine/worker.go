@@ -10,10 +10,10 @@ import (
 	"github.com/pummel-dev/pummel/stats/requestlog"
 )
 
-// worker is a group of connections sharing one record.Recorder per phase
+// Worker is a group of connections sharing one record.Recorder per phase
 // (wrk's thread). Connections hand it outcomes in batches, so its lock is
 // taken about once per record.BatchSize requests, and never by another worker.
-type worker struct {
+type Worker struct {
 	mu   sync.Mutex         // guards recs' contents, interval and tally
 	recs []*record.Recorder // by phase: 0 warm-up, then the measured phases
 	// interval holds the latencies since the timeline's last tick; tally
@@ -26,16 +26,16 @@ type worker struct {
 	// done counts the measured responses, warm the warm-up's; the Req/Sec
 	// sampler and the progress line read them without the lock.
 	done, warm atomic.Int64
-	// script is the worker's Lua thread when a script makes each request.
-	script *scripted
+	// Script is the worker's Lua thread when a script makes each request.
+	Script *scripted
 	// index numbers the worker from 0; log is its way into the request
 	// log (nil without one), guarded by mu.
 	index uint16
 	log   *requestlog.Appender
 }
 
-func newWorker(phases int, open bool) *worker {
-	w := &worker{recs: make([]*record.Recorder, phases), interval: record.NewHistogram()}
+func NewWorker(phases int, open bool) *Worker {
+	w := &Worker{recs: make([]*record.Recorder, phases), interval: record.NewHistogram()}
 	for i := range w.recs {
 		if open {
 			w.recs[i] = record.NewOpen()
@@ -47,7 +47,7 @@ func newWorker(phases int, open bool) *worker {
 }
 
 // addBatch records a batch of responses, whose log lines are lines.
-func (w *worker) addBatch(phase int, b *record.Batch, lines []requestlog.Record) {
+func (w *Worker) addBatch(phase int, b *record.Batch, lines []requestlog.Record) {
 	w.mu.Lock()
 	if phase != warmupPhase { // the timeline, like every figure, leaves out the warm-up
 		t := b.Observe(w.interval)
@@ -61,13 +61,13 @@ func (w *worker) addBatch(phase int, b *record.Batch, lines []requestlog.Record)
 
 // addError counts an error found in a response, which its own log line
 // already shows.
-func (w *worker) addError(phase int, class record.ErrorClass, cause string) {
+func (w *Worker) addError(phase int, class record.ErrorClass, cause string) {
 	w.addErrors(phase, class, cause, 1, nil)
 }
 
 // addErrors counts n requests that failed alike; line, if set, is the
 // first one's log line, repeated for the others with no bytes.
-func (w *worker) addErrors(phase int, class record.ErrorClass, cause string, n int, line *requestlog.Record) {
+func (w *Worker) addErrors(phase int, class record.ErrorClass, cause string, n int, line *requestlog.Record) {
 	w.mu.Lock()
 	w.recs[phase].AddErrors(class, cause, int64(n))
 	if phase != warmupPhase {
@@ -79,13 +79,13 @@ func (w *worker) addErrors(phase int, class record.ErrorClass, cause string, n i
 	w.mu.Unlock()
 }
 
-func (w *worker) addReconnect(phase int) {
+func (w *Worker) addReconnect(phase int) {
 	w.mu.Lock()
 	w.recs[phase].AddReconnect()
 	w.mu.Unlock()
 }
 
-func (w *worker) addConnect(phase int, d time.Duration) {
+func (w *Worker) AddConnect(phase int, d time.Duration) {
 	w.mu.Lock()
 	w.recs[phase].AddConnect(d)
 	w.mu.Unlock()
@@ -93,7 +93,7 @@ func (w *worker) addConnect(phase int, d time.Duration) {
 
 // takeInterval merges the latencies since the last call into h, empties
 // the interval and returns the cumulative tally.
-func (w *worker) takeInterval(h *hdrhistogram.Histogram) ([record.NumErrorClasses]int64, int64) {
+func (w *Worker) takeInterval(h *hdrhistogram.Histogram) ([record.NumErrorClasses]int64, int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	h.Merge(w.interval)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/engine/transports"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -81,7 +82,7 @@ func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, erro
 			then(t)
 		}
 	}
-	res, err := engine.Run(ctx, cfg)
+	res, err := transports.Run(ctx, cfg)
 	for _, pw := range w.watchers {
 		pw.EndLoad()
 		usage := proc.PerRequest(pw.Usage(), res.Requests)

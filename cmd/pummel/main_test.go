@@ -12,21 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
-	"github.com/pummel-dev/pummel/target"
 )
 
 // targetURL starts the built-in target on loopback and returns its URL.
 func targetURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := target.New()
-	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
-	t.Cleanup(func() { srv.Shutdown() })
-	return "http://" + ln.Addr().String() + "/"
+	return "http://" + fixture.Builtin(t) + "/"
 }
 
 // pummel runs the CLI in-process and returns its exit code and outputs.

@@ -1,4 +1,4 @@
-package engine
+package loop
 
 import (
 	"io"
@@ -6,7 +6,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/engine/sock"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,7 +17,7 @@ import (
 // own deadline on the loop's queue, and the part of the session's output
 // written so far. Only HTTP/2 connections allocate it.
 type h2Loop struct {
-	h2Streams
+	engine.H2Streams
 	timers []timed // the lanes' deadlines: lane i's is timers[i]
 	// off is how much of sess.Out is written; the rest waits for room.
 	off int
@@ -25,7 +27,7 @@ type h2Loop struct {
 }
 
 func newH2Loop(c *loopConn) *h2Loop {
-	h := &h2Loop{h2Streams: newH2Streams(c.load, false), timers: make([]timed, c.load.cfg.streams())}
+	h := &h2Loop{H2Streams: engine.NewH2Streams(c.Load, false), timers: make([]timed, c.Load.Config.StreamsPerConn())}
 	for i := range h.timers {
 		h.timers[i] = timed{id: c.id, lane: i + 1, index: -1}
 	}
@@ -52,9 +54,9 @@ func (c *loopConn) h2Event(mask uint32) {
 // waits, for at most --timeout, for the server's.
 func (c *loopConn) h2Connected(now time.Time) {
 	h := c.h2
-	h.sess.Reset()
-	h.off, h.shaking, h.heard = 0, true, false
-	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
+	h.Sess.Reset()
+	h.off, h.shaking, h.Heard = 0, true, false
+	c.l.deadlines.push(&c.timed, now.Add(c.Load.Config.Timeout))
 	c.h2Flush()
 }
 
@@ -67,22 +69,22 @@ func (c *loopConn) h2Ready(now time.Time) {
 	h.shaking = false
 	c.l.dialing-- // the dial ends with the handshake
 	c.l.deadlines.remove(&c.timed)
-	if err := h.handshook(&c.conn); err != nil {
+	if err := h.Handshook(&c.Conn); err != nil {
 		c.h2HandshakeFailed(err)
 		return
 	}
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
-		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
+		c.Worker.AddConnect(engine.MeasuredPhase, now.Sub(c.dialStart))
 		return
 	}
-	c.worker.addConnect(c.t.phase, now.Sub(c.dialStart))
+	c.Worker.AddConnect(c.Ticket.Phase, now.Sub(c.dialStart))
 	if h.pending {
 		h.pending = false
-		if h.sess.CanOpen() {
-			c.h2Start(c.t, now)
+		if h.Sess.CanOpen() {
+			c.h2Start(c.Ticket, now)
 		} else {
-			h.requeue = append(h.requeue, c.t)
+			h.Requeue = append(h.Requeue, c.Ticket)
 		}
 	}
 	c.h2Next() // and the tickets to send again, as the server's limit allows
@@ -90,7 +92,7 @@ func (c *loopConn) h2Ready(now time.Time) {
 
 // h2Begin sends an open-loop request the loop dispatched, on a new
 // connection if need be.
-func (c *loopConn) h2Begin(t ticket) {
+func (c *loopConn) h2Begin(t engine.Ticket) {
 	if c.state == closed {
 		c.h2Dial(t)
 		return
@@ -101,8 +103,8 @@ func (c *loopConn) h2Begin(t ticket) {
 
 // h2Dial opens a new connection for ticket t, which waits for its
 // handshake.
-func (c *loopConn) h2Dial(t ticket) {
-	c.t, c.k, c.h2.pending = t, 1, true
+func (c *loopConn) h2Dial(t engine.Ticket) {
+	c.Ticket, c.Requests, c.h2.pending = t, 1, true
 	c.hold(true)
 	c.dial()
 }
@@ -115,31 +117,31 @@ func (c *loopConn) h2Next() {
 	if c.state == closed || h.shaking {
 		return
 	}
-	if h.sess.Drained() { // after a GOAWAY: a new connection (engine/h2/goaway.go)
-		c.h2Act(h.drained(&c.conn, c.t.phase))
+	if h.Sess.Drained() { // after a GOAWAY: a new connection (engine/h2/goaway.go)
+		c.h2Act(h.Drained(&c.Conn, c.Ticket.Phase))
 		return
 	}
 	now := time.Now()
-	for h.sess.CanOpen() { // sent again first: their streams never reached a server
-		t, ok := h.requeued()
+	for h.Sess.CanOpen() { // sent again first: their streams never reached a server
+		t, ok := h.Requeued()
 		if !ok {
 			break
 		}
 		c.h2Start(t, now)
 	}
 	if c.l.sched == nil {
-		for c.active && h.sess.CanOpen() {
-			t, ok := c.load.next(c.worker)
+		for c.active && h.Sess.CanOpen() {
+			t, ok := c.Load.Next(c.Worker)
 			if !ok {
 				c.setActive(false)
 				break
 			}
 			c.h2Start(t, now)
 		}
-	} else if h.sess.CanOpen() {
+	} else if h.Sess.CanOpen() {
 		c.offer()
 	}
-	c.hold(h.sess.Open() > 0 || h.pending)
+	c.hold(h.Sess.Open() > 0 || h.pending)
 	c.h2Flush()
 }
 
@@ -155,7 +157,7 @@ func (c *loopConn) h2Continue() {
 	if !c.active {
 		return
 	}
-	t, ok := c.load.next(c.worker)
+	t, ok := c.Load.Next(c.Worker)
 	if !ok {
 		c.setActive(false)
 		return
@@ -164,11 +166,11 @@ func (c *loopConn) h2Continue() {
 }
 
 // h2Start opens a stream for ticket t on a free lane.
-func (c *loopConn) h2Start(t ticket, now time.Time) {
+func (c *loopConn) h2Start(t engine.Ticket, now time.Time) {
 	h := c.h2
-	req, target := c.h2Target(t)
-	slot := h.start(t, req, target, now)
-	c.l.deadlines.push(&h.timers[slot], now.Add(c.load.cfg.Timeout))
+	req, target := c.H2Target(t)
+	slot := h.Start(t, req, target, now)
+	c.l.deadlines.push(&h.timers[slot], now.Add(c.Load.Config.Timeout))
 	c.hold(true)
 }
 
@@ -177,12 +179,12 @@ func (c *loopConn) h2Start(t ticket, now time.Time) {
 // write failed, which ended the connection.
 func (c *loopConn) h2Flush() bool {
 	h := c.h2
-	for len(h.sess.Out) > 0 { // more when a large body waited for room
-		for h.off < len(h.sess.Out) {
-			n, errno := sysWrite(c.fd, h.sess.Out[h.off:])
+	for len(h.Sess.Out) > 0 { // more when a large body waited for room
+		for h.off < len(h.Sess.Out) {
+			n, errno := sock.Write(c.fd, h.Sess.Out[h.off:])
 			if n > 0 {
 				h.off += n
-				c.bytesOut += int64(n)
+				c.BytesOut += int64(n)
 				continue
 			}
 			if errno == unix.EAGAIN {
@@ -191,9 +193,9 @@ func (c *loopConn) h2Flush() bool {
 			c.h2WriteFailed(errno)
 			return false
 		}
-		h.sess.Sent()
+		h.Sess.Sent()
 		h.off = 0
-		h.unsent.flushed()
+		h.Unsent.Flushed()
 	}
 	return true
 }
@@ -206,7 +208,7 @@ func (c *loopConn) h2WriteFailed(errno syscall.Errno) {
 		c.h2HandshakeFailed(errno)
 		return
 	}
-	c.h2Act(h.writeFailed(&c.conn, errno, h.off == 0, c.t.phase))
+	c.h2Act(h.WriteFailed(&c.Conn, errno, h.off == 0, c.Ticket.Phase))
 }
 
 // h2Read reads what arrived, into the loop's buffer after the partial
@@ -216,7 +218,7 @@ func (c *loopConn) h2Read() {
 	buf := c.l.buf
 	for reads := 1; ; reads++ {
 		n := copy(buf, c.carry)
-		m, errno := sysRead(c.fd, buf[n:])
+		m, errno := sock.Read(c.fd, buf[n:])
 		switch {
 		case errno == unix.EAGAIN:
 			c.h2Next()
@@ -228,20 +230,20 @@ func (c *loopConn) h2Read() {
 			c.h2Closed(0)
 			return
 		}
-		c.bytesIn += int64(m)
-		h.heard = h.heard || !h.shaking
+		c.BytesIn += int64(m)
+		h.Heard = h.Heard || !h.shaking
 		now := time.Now()
-		used, err := h.sess.Feed(buf[:n+m])
-		for _, ev := range h.sess.Events {
+		used, err := h.Sess.Feed(buf[:n+m])
+		for _, ev := range h.Sess.Events {
 			c.l.deadlines.remove(&h.timers[ev.Slot])
 		}
-		h.ended(&c.conn, now)
+		h.Ended(&c.Conn, now)
 		if err != nil {
 			c.h2ProtocolFailed(err)
 			return
 		}
 		c.carry = append(c.carry[:0], buf[used:n+m]...)
-		if h.shaking && h.sess.Ready() {
+		if h.shaking && h.Sess.Ready() {
 			c.h2Ready(now)
 			if c.state == closed {
 				return
@@ -251,7 +253,7 @@ func (c *loopConn) h2Read() {
 			c.h2Next()
 			return // drained: the next input event brings more
 		}
-		if len(h.sess.Out) > 0 && !c.h2Flush() { // what the frames call for (acks, window updates), as they come
+		if len(h.Sess.Out) > 0 && !c.h2Flush() { // what the frames call for (acks, window updates), as they come
 			return
 		}
 		if reads == maxReads {
@@ -265,14 +267,14 @@ func (c *loopConn) h2Read() {
 // one timeout; the connection and its other streams stay.
 func (c *loopConn) h2StreamExpired(slot int) {
 	h := c.h2
-	if !h.sess.Busy(slot) {
+	if !h.Sess.Busy(slot) {
 		return
 	}
-	if h.unsent.unwritten(h.lanes[slot].seq) { // the socket took none of it in --timeout: the server does not read
-		c.h2Act(h.writeFailed(&c.conn, os.ErrDeadlineExceeded, false, c.t.phase))
+	if h.Unsent.Unwritten(h.Lanes[slot].Seq) { // the socket took none of it in --timeout: the server does not read
+		c.h2Act(h.WriteFailed(&c.Conn, os.ErrDeadlineExceeded, false, c.Ticket.Phase))
 		return
 	}
-	h.expired(&c.conn, slot)
+	h.Expired(&c.Conn, slot)
 	c.h2Next()
 }
 
@@ -296,7 +298,7 @@ func (c *loopConn) h2Closed(errno syscall.Errno) {
 	case c.l.opening != nil: // opened before the clock and closed since: start dials again
 		c.shut()
 	default:
-		c.h2Act(c.h2.closed(&c.conn, err, c.t.phase))
+		c.h2Act(c.h2.Closed(&c.Conn, err, c.Ticket.Phase))
 	}
 }
 
@@ -308,7 +310,7 @@ func (c *loopConn) h2ProtocolFailed(err error) {
 		c.h2HandshakeFailed(err)
 		return
 	}
-	then := c.h2.protocolFailed(&c.conn, err, c.t.phase)
+	then := c.h2.ProtocolFailed(&c.Conn, err, c.Ticket.Phase)
 	c.h2Flush()
 	c.h2Act(then)
 }
@@ -324,8 +326,8 @@ func (c *loopConn) h2HandshakeFailed(err error) {
 		o.failed(err)
 		return
 	}
-	if h.pending && !c.load.stopped() {
-		c.record(connectFailure(err), 1)
+	if h.pending && !c.Load.Stopped() {
+		c.Record(engine.ConnectFailure(err), 1)
 	}
 	h.pending = false
 	c.shut()
@@ -336,19 +338,19 @@ func (c *loopConn) h2HandshakeFailed(err error) {
 // h2Act closes the connection after a decision of h2Streams and goes on:
 // after the backoff, or at once on a new connection, the tickets whose
 // streams never reached the server first.
-func (c *loopConn) h2Act(then h2Then) {
+func (c *loopConn) h2Act(then engine.H2Then) {
 	h := c.h2
 	if h.pending { // a ticket in hand that opened no stream goes on the next connection
-		h.requeue = append(h.requeue, c.t)
+		h.Requeue = append(h.Requeue, c.Ticket)
 		h.pending = false
 	}
 	c.shut()
 	c.hold(false)
-	if then == h2BackOff {
+	if then == engine.H2BackOff {
 		c.backOff()
 		return
 	}
-	if t, ok := h.requeued(); ok {
+	if t, ok := h.Requeued(); ok {
 		c.h2Dial(t)
 		return
 	}
@@ -361,7 +363,7 @@ func (c *loopConn) h2Woken() {
 	if c.state != closed {
 		return
 	}
-	if t, ok := c.h2.requeued(); ok {
+	if t, ok := c.h2.Requeued(); ok {
 		c.h2Dial(t)
 		return
 	}
@@ -375,10 +377,10 @@ func (c *loopConn) h2Shut() {
 	for i := range h.timers {
 		c.l.deadlines.remove(&h.timers[i])
 	}
-	h.sess.Abandon()
+	h.Sess.Abandon()
 	if h.shaking {
 		c.l.dialing--
 	}
 	h.off, h.shaking = 0, false
-	h.sess.Sent()
+	h.Sess.Sent()
 }

@@ -1,4 +1,4 @@
-package engine
+package goroutine
 
 import (
 	"net"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/http1"
 )
 
@@ -14,9 +15,9 @@ import (
 // Config.Dial, or where there is no event loop). What it reads goes to the
 // shared conn, which counts it.
 type goConn struct {
-	conn
+	engine.Conn
 	tr   *goroutines
-	own  outbox
+	own  engine.Outbox
 	last http1.LastHeader
 	nc   net.Conn // nil while disconnected
 	wire *wire    // nc's byte stream
@@ -40,9 +41,9 @@ type goConn struct {
 // connections are written on again at once and never pay for the look.
 const idlePeek = time.Millisecond
 
-func newGoConn(r *load, w *worker, tr *goroutines) *goConn {
-	s := &goConn{tr: tr, wire: newWire(), buf: make([]byte, r.cfg.readBufferSize())}
-	s.init(r, w, &s.own, &s.last)
+func newGoConn(r *engine.Load, w *engine.Worker, tr *goroutines) *goConn {
+	s := &goConn{tr: tr, wire: newWire(), buf: make([]byte, r.Config.ReadBuffer())}
+	s.Init(r, w, &s.own, &s.last)
 	return s
 }
 
@@ -50,15 +51,15 @@ func newGoConn(r *load, w *worker, tr *goroutines) *goConn {
 func (s *goConn) loop() {
 	defer s.finish()
 	for {
-		t, ok := s.load.next(s.worker)
-		if !ok || !s.waitUntil(t.due) {
+		t, ok := s.Load.Next(s.Worker)
+		if !ok || !s.waitUntil(t.Due) {
 			return
 		}
-		d, ok := s.scriptDelay(t)
+		d, ok := s.ScriptDelay(t)
 		if !ok || d > 0 && !s.waitUntil(time.Now().Add(d)) {
 			continue
 		}
-		if s.take(t) {
+		if s.Take(t) {
 			s.exchange()
 		}
 	}
@@ -73,7 +74,7 @@ func (s *goConn) exchange() {
 			if !s.dial() {
 				return
 			}
-			if !s.load.cfg.NoKeepAlive {
+			if !s.Load.Config.NoKeepAlive {
 				start = time.Now() // keep-alive latency excludes the dial
 			}
 		} else if start.Sub(s.idleSince) > idlePeek && s.closedWhileIdle() {
@@ -81,13 +82,13 @@ func (s *goConn) exchange() {
 			continue
 		}
 		s.moveDeadline(start)
-		if s.load.stopped() { // after the deadline moved: the stop rule, load.halt
+		if s.Load.Stopped() { // after the deadline moved: the stop rule, load.halt
 			return
 		}
 		if err := s.send(); err != nil {
 			untouched := s.wire.written == 0
-			s.takeWire(s.wire)
-			retry := s.writeFailed(err, untouched)
+			s.wire.handTo(&s.Conn)
+			retry := s.WriteFailed(err, untouched)
 			s.shut()
 			if retry {
 				continue
@@ -95,8 +96,8 @@ func (s *goConn) exchange() {
 			s.backOffIfRefused()
 			return
 		}
-		s.takeWire(s.wire)
-		s.wrote(start)
+		s.wire.handTo(&s.Conn)
+		s.Wrote(start)
 		s.await()
 		return
 	}
@@ -104,8 +105,8 @@ func (s *goConn) exchange() {
 
 // send writes the requests in hand.
 func (s *goConn) send() error {
-	for range s.reps {
-		if err := s.wire.send(s.req); err != nil {
+	for range s.Reps {
+		if err := s.wire.send(s.Req); err != nil {
 			return err
 		}
 	}
@@ -119,7 +120,7 @@ func (s *goConn) dial() bool {
 	if err == nil {
 		return true
 	}
-	s.sleep(s.dialFailed(err))
+	s.sleep(s.DialFailed(err))
 	return false
 }
 
@@ -131,12 +132,12 @@ func (s *goConn) await() {
 		s.awaitResponse()
 		var sp *[]byte
 		b := s.buf[s.carry:]
-		if s.carry == 0 && s.p.Bulk() {
+		if s.carry == 0 && s.Parser.Bulk() {
 			sp = scratchPool.Get().(*[]byte)
 			b = *sp
 		}
 		n, err := s.wire.Read(b)
-		s.takeWire(s.wire)
+		s.wire.handTo(&s.Conn)
 		done := n > 0 && s.consume(b[:n], sp != nil)
 		if sp != nil {
 			scratchPool.Put(sp)
@@ -158,17 +159,17 @@ func (s *goConn) consume(b []byte, scratch bool) bool {
 	if !scratch {
 		data = s.buf[:s.carry+len(b)]
 	}
-	m, nx := s.received(data, time.Now(), &goParsers)
+	m, nx := s.Received(data, time.Now(), &goParsers)
 	rest := data[m:]
 	if len(rest) > len(s.buf) {
 		s.buf = make([]byte, min(2*len(rest), 2*http1.MaxHeaderSize))
 	}
 	s.carry = copy(s.buf, rest)
 	switch nx {
-	case ready:
+	case engine.Ready:
 		s.idleSince = time.Now()
 		return true
-	case reopen:
+	case engine.Reopen:
 		s.shut()
 		s.carry = 0
 		return true
@@ -183,11 +184,11 @@ func (s *goConn) consume(b []byte, scratch bool) bool {
 // (conn.readFailed decides).
 func (s *goConn) readFailed(err error) {
 	defer s.shut()
-	if s.load.stopped() {
+	if s.Load.Stopped() {
 		return // abandoned at the end of the run, not counted (as wrk)
 	}
-	if s.conn.readFailed(err, time.Now(), s.buf[:s.carry]) {
-		s.sleep(s.nextBackoff())
+	if s.Conn.ReadFailed(err, time.Now(), s.buf[:s.carry]) {
+		s.sleep(s.NextBackoff())
 	}
 }
 
@@ -195,8 +196,8 @@ func (s *goConn) readFailed(err error) {
 // before any byte of a response: a server that resets every connection as
 // it accepts it is not redialed in a hot loop.
 func (s *goConn) backOffIfRefused() {
-	if s.refused {
-		s.sleep(s.nextBackoff())
+	if s.Refused {
+		s.sleep(s.NextBackoff())
 	}
 }
 
@@ -220,7 +221,7 @@ func (s *goConn) awaitResponse() {
 		runtime.Gosched()
 		// The direct read skips the deadline that stops the load: the
 		// stop rule, load.halt.
-		s.wire.direct = !s.load.stopped()
+		s.wire.direct = !s.Load.Stopped()
 	}
 }
 
@@ -230,12 +231,12 @@ func (s *goConn) awaitResponse() {
 func (s *goConn) closedWhileIdle() bool {
 	switch s.wire.peek() {
 	case peekClosed:
-		s.idleSeen(nil)
+		s.IdleSeen(nil)
 		return true
 	case peekData:
 		n, _ := s.wire.Read(s.buf) // the bytes are there: no wait
-		s.takeWire(s.wire)
-		s.idleSeen(s.buf[:n])
+		s.wire.handTo(&s.Conn)
+		s.IdleSeen(s.buf[:n])
 		return true
 	}
 	return false
@@ -244,8 +245,8 @@ func (s *goConn) closedWhileIdle() bool {
 // moveDeadline makes sure the connection's deadline lies past the
 // timeout of a request sent at start.
 func (s *goConn) moveDeadline(start time.Time) {
-	if due := start.Add(s.load.cfg.Timeout); s.deadline.Before(due) {
-		s.deadline = due.Add(s.load.deadlineSlack)
+	if due := start.Add(s.Load.Config.Timeout); s.deadline.Before(due) {
+		s.deadline = due.Add(s.Load.DeadlineSlack)
 		s.nc.SetDeadline(s.deadline) //nolint:errcheck // a closed conn fails the write that follows
 	}
 }
@@ -253,7 +254,7 @@ func (s *goConn) moveDeadline(start time.Time) {
 // open dials a fresh connection and registers it with the run.
 func (s *goConn) open() error {
 	t := time.Now()
-	nc, err := s.load.dialer.open(s.load.ctx)
+	nc, err := s.Load.Dialer.Open(s.Load.Ctx)
 	if err != nil {
 		return err
 	}
@@ -261,7 +262,7 @@ func (s *goConn) open() error {
 		nc.Close()
 		return errStopped
 	}
-	s.worker.addConnect(s.t.phase, time.Since(t))
+	s.Worker.AddConnect(s.Ticket.Phase, time.Since(t))
 	s.attach(nc)
 	return nil
 }
@@ -270,14 +271,14 @@ func (s *goConn) open() error {
 func (s *goConn) attach(nc net.Conn) {
 	s.nc, s.deadline, s.carry, s.idleSince = nc, time.Time{}, 0, time.Now()
 	s.wire.attach(nc)
-	s.attached()
+	s.Attached()
 }
 
 // shut closes the connection, if open.
 func (s *goConn) shut() {
 	if s.nc != nil {
 		s.tr.unregister(s.nc)
-		closeNow(s.nc)
+		engine.CloseNow(s.nc)
 		s.nc = nil
 		s.wire.attach(nil)
 	}
@@ -291,8 +292,8 @@ func (s *goConn) sleep(d time.Duration) {
 // finish hands the last outcomes to the worker and closes the connection.
 func (s *goConn) finish() {
 	s.shut()
-	s.takeBytes(s.t.phase)
-	s.own.flush(s.worker)
+	s.TakeBytes(s.Ticket.Phase)
+	s.own.Flush(s.Worker)
 }
 
 // waitUntil sleeps until t (an open-loop request's intended send time, a
@@ -301,7 +302,7 @@ func (s *goConn) finish() {
 func (s *goConn) waitUntil(t time.Time) bool {
 	d := time.Until(t)
 	if t.IsZero() || d <= 0 {
-		return !s.load.stopped()
+		return !s.Load.Stopped()
 	}
 	if s.timer == nil {
 		s.timer = time.NewTimer(d)
@@ -311,7 +312,7 @@ func (s *goConn) waitUntil(t time.Time) bool {
 	select {
 	case <-s.timer.C:
 		return true
-	case <-s.load.ctx.Done():
+	case <-s.Load.Ctx.Done():
 		return false
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package loop
 
 import (
 	"io"
@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/engine/sock"
 	"golang.org/x/sys/unix"
 )
 
@@ -13,7 +15,7 @@ import (
 // where it stands. Its loop calls it when its socket has an event, its
 // deadline passes or its wake-up comes; conn counts what happens.
 type loopConn struct {
-	conn
+	engine.Conn
 	timed
 	l   *loop
 	fd  int   // -1 while disconnected
@@ -62,8 +64,8 @@ const (
 func newLoopConn(l *loop, i int) *loopConn {
 	c := &loopConn{l: l, fd: -1}
 	c.id, c.index = i, -1
-	c.init(l.load, l.worker, &l.out, &l.last)
-	if l.load.cfg.Protocol == HTTP2 {
+	c.Init(l.load, l.worker, &l.out, &l.last)
+	if l.load.Config.Protocol == engine.HTTP2 {
 		c.h2 = newH2Loop(c)
 	}
 	return c
@@ -91,17 +93,17 @@ func (c *loopConn) start() {
 // nextTicket takes the next closed-loop ticket and begins it, after the
 // script's delay if it has one; without one the connection retires.
 func (c *loopConn) nextTicket() {
-	t, ok := c.load.next(c.worker)
+	t, ok := c.Load.Next(c.Worker)
 	if !ok {
 		c.setActive(false)
 		return
 	}
-	d, ok := c.scriptDelay(t)
+	d, ok := c.ScriptDelay(t)
 	switch {
 	case !ok:
 		c.l.wakes.set(&c.timed, time.Now()) // counted; the next ticket comes from the loop, not from here
 	case d > 0:
-		c.t = t
+		c.Ticket = t
 		c.hold(true)
 		c.l.wakes.set(&c.timed, time.Now().Add(d))
 	default:
@@ -110,13 +112,13 @@ func (c *loopConn) nextTicket() {
 }
 
 // begin sends the ticket's requests, on a new connection if need be.
-func (c *loopConn) begin(t ticket) {
+func (c *loopConn) begin(t engine.Ticket) {
 	if c.h2 != nil {
 		c.h2Begin(t)
 		return
 	}
 	c.hold(true)
-	if !c.take(t) {
+	if !c.Take(t) {
 		c.hold(false)
 		c.l.wakes.set(&c.timed, time.Now()) // a script failure, counted: go on from the loop
 		return
@@ -154,7 +156,7 @@ func (c *loopConn) dial() {
 		c.dialFailed(err)
 		return
 	}
-	c.l.deadlines.push(&c.timed, now.Add(c.load.cfg.Timeout))
+	c.l.deadlines.push(&c.timed, now.Add(c.Load.Config.Timeout))
 }
 
 // event handles what epoll reported for the socket.
@@ -203,7 +205,7 @@ func (c *loopConn) connectDone() {
 	}
 	now := time.Now()
 	c.state = idle
-	c.attached()
+	c.Attached()
 	if c.h2 != nil {
 		c.h2Connected(now) // the dial ends with the handshake
 		return
@@ -211,19 +213,19 @@ func (c *loopConn) connectDone() {
 	c.l.dialing--
 	if o := c.l.opening; o != nil {
 		o.opened.Add(1)
-		c.worker.addConnect(measuredPhase, now.Sub(c.dialStart))
-		if c.load.cfg.NoKeepAlive { // each request dials its own: this one only proved the target is there
+		c.Worker.AddConnect(engine.MeasuredPhase, now.Sub(c.dialStart))
+		if c.Load.Config.NoKeepAlive { // each request dials its own: this one only proved the target is there
 			c.shut()
 		}
 		return
 	}
-	c.worker.addConnect(c.t.phase, now.Sub(c.dialStart))
+	c.Worker.AddConnect(c.Ticket.Phase, now.Sub(c.dialStart))
 	if !c.holding {
 		c.offer()
 		return
 	}
 	start := now // keep-alive latency excludes the dial
-	if c.load.cfg.NoKeepAlive {
+	if c.Load.Config.NoKeepAlive {
 		start = c.dialStart
 	}
 	c.send(start)
@@ -237,9 +239,9 @@ func (c *loopConn) dialFailed(err error) {
 	}
 	var d time.Duration
 	if c.holding && (c.h2 == nil || c.h2.pending) {
-		d = c.conn.dialFailed(err)
+		d = c.Conn.DialFailed(err)
 	} else {
-		d = c.nextBackoff()
+		d = c.NextBackoff()
 	}
 	if c.h2 != nil {
 		c.h2.pending = false
@@ -250,23 +252,23 @@ func (c *loopConn) dialFailed(err error) {
 
 // send starts writing the batch in hand at start, the start of its latency.
 func (c *loopConn) send(start time.Time) {
-	c.wrote(start)
+	c.Wrote(start)
 	c.off, c.grace, c.graced = 0, 0, false
 	c.state = writing
-	c.l.deadlines.push(&c.timed, start.Add(c.load.cfg.Timeout))
+	c.l.deadlines.push(&c.timed, start.Add(c.Load.Config.Timeout))
 	c.write()
 }
 
 // write writes what is left of the batch, as far as the socket takes it.
 func (c *loopConn) write() {
-	total := len(c.req) * c.reps
+	total := len(c.Req) * c.Reps
 	for c.off < total {
-		p := c.req[c.off%len(c.req):]
+		p := c.Req[c.off%len(c.Req):]
 		p = p[:min(len(p), total-c.off)]
-		n, errno := sysWrite(c.fd, p)
+		n, errno := sock.Write(c.fd, p)
 		if n > 0 {
 			c.off += n
-			c.bytesOut += int64(n)
+			c.BytesOut += int64(n)
 			continue
 		}
 		if errno == unix.EAGAIN {
@@ -291,7 +293,7 @@ func (c *loopConn) write() {
 func (c *loopConn) writeFailed(errno syscall.Errno) {
 	c.l.deadlines.remove(&c.timed)
 	c.shut()
-	if c.conn.writeFailed(errno, c.off == 0) {
+	if c.Conn.WriteFailed(errno, c.off == 0) {
 		c.dial()
 		return
 	}
@@ -306,7 +308,7 @@ func (c *loopConn) read() {
 	buf := c.l.buf
 	for reads := 1; ; reads++ {
 		n := copy(buf, c.carry)
-		m, errno := sysRead(c.fd, buf[n:])
+		m, errno := sock.Read(c.fd, buf[n:])
 		switch {
 		case errno == unix.EAGAIN:
 			return
@@ -317,15 +319,15 @@ func (c *loopConn) read() {
 			c.readFailed(0)
 			return
 		}
-		c.bytesIn += int64(m)
+		c.BytesIn += int64(m)
 		now := time.Now()
-		used, nx := c.received(buf[:n+m], now, &c.l.hp)
+		used, nx := c.Received(buf[:n+m], now, &c.l.hp)
 		c.carry = append(c.carry[:0], buf[used:n+m]...)
 		switch nx {
-		case ready:
+		case engine.Ready:
 			c.batchDone(now)
 			return
-		case reopen:
+		case engine.Reopen:
 			c.reopen()
 			return
 		}
@@ -346,15 +348,15 @@ func (c *loopConn) read() {
 // do next goes on a new one.
 func (c *loopConn) readIdle() {
 	c.readable = false
-	m, errno := sysRead(c.fd, c.l.buf)
+	m, errno := sock.Read(c.fd, c.l.buf)
 	if errno == unix.EAGAIN && !c.hangup {
 		return
 	}
 	if m > 0 {
-		c.bytesIn += int64(m)
-		c.idleSeen(c.l.buf[:m])
+		c.BytesIn += int64(m)
+		c.IdleSeen(c.l.buf[:m])
 	} else {
-		c.idleSeen(nil)
+		c.IdleSeen(nil)
 	}
 	c.shut()
 }
@@ -366,7 +368,7 @@ func (c *loopConn) readFailed(errno syscall.Errno) {
 	if errno != 0 {
 		err = errno
 	}
-	c.conn.readFailed(err, time.Now(), c.carry)
+	c.Conn.ReadFailed(err, time.Now(), c.carry)
 	c.afterFailure()
 }
 
@@ -374,7 +376,7 @@ func (c *loopConn) readFailed(errno syscall.Errno) {
 func (c *loopConn) batchDone(now time.Time) {
 	c.l.deadlines.remove(&c.timed)
 	c.l.wakes.remove(&c.timed)
-	c.batchTimed(now.Sub(c.sent))
+	c.batchTimed(now.Sub(c.Sent))
 	c.state = idle
 	c.hold(false)
 	c.afterBatch()
@@ -404,7 +406,7 @@ func (c *loopConn) reopen() {
 func (c *loopConn) afterFailure() {
 	c.shut()
 	c.hold(false)
-	if c.refused {
+	if c.Refused {
 		c.backOff()
 		return
 	}
@@ -413,7 +415,7 @@ func (c *loopConn) afterFailure() {
 
 // backOff waits the connection's backoff before it goes on.
 func (c *loopConn) backOff() {
-	c.l.wakes.set(&c.timed, time.Now().Add(c.nextBackoff()))
+	c.l.wakes.set(&c.timed, time.Now().Add(c.NextBackoff()))
 }
 
 // expired handles a deadline: a dial or a request timed out, the request
@@ -429,7 +431,7 @@ func (c *loopConn) expired() {
 		c.dialFailed(errDialTimeout)
 		return
 	case writing:
-		c.fail(writeFailure(os.ErrDeadlineExceeded))
+		c.Fail(engine.WriteFailure(os.ErrDeadlineExceeded))
 	case awaiting:
 		// What arrived under the low-water mark is read first: a batch
 		// whose last response is complete is answered, not timed out.
@@ -437,9 +439,9 @@ func (c *loopConn) expired() {
 		if c.read(); c.state != awaiting {
 			return
 		}
-		c.conn.readFailed(os.ErrDeadlineExceeded, time.Now(), nil)
+		c.Conn.ReadFailed(os.ErrDeadlineExceeded, time.Now(), nil)
 	default:
-		c.conn.readFailed(os.ErrDeadlineExceeded, time.Now(), nil)
+		c.Conn.ReadFailed(os.ErrDeadlineExceeded, time.Now(), nil)
 	}
 	c.afterFailure()
 }
@@ -454,7 +456,7 @@ func (c *loopConn) woken() {
 	case c.state == awaiting:
 		c.lowWaterGrace()
 	case c.holding:
-		c.begin(c.t) // the delay before the ticket's requests is over
+		c.begin(c.Ticket) // the delay before the ticket's requests is over
 	case c.l.sched != nil:
 		c.offer()
 	default:

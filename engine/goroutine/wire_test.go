@@ -1,4 +1,4 @@
-package engine
+package goroutine
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/engine/sock"
 )
 
 // tcpPair returns the two ends of a loopback TCP connection.
@@ -48,11 +51,11 @@ func TestWireRawIO(t *testing.T) {
 		{"response there", func(s *net.TCPConn) { s.Write([]byte("hello")) }, 5, nil, 5 * time.Second},
 		{"closed", func(s *net.TCPConn) { s.Close() }, 0, func(err error) bool { return errors.Is(err, io.EOF) }, 5 * time.Second},
 		{"reset", func(s *net.TCPConn) { s.SetLinger(0); s.Close() }, 0, func(err error) bool { return errors.Is(err, syscall.ECONNRESET) }, 5 * time.Second},
-		{"nothing: waits until the deadline", func(*net.TCPConn) {}, 0, isTimeout, 50 * time.Millisecond},
+		{"nothing: waits until the deadline", func(*net.TCPConn) {}, 0, engine.IsTimeout, 50 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !directIO {
+			if !sock.Direct {
 				t.Skip("no raw system calls on this platform")
 			}
 			client, server := tcpPair(t)
@@ -112,7 +115,7 @@ func TestWireWithoutADescriptorUsesTheConn(t *testing.T) {
 }
 
 func TestWireDeadlineHoldsForEveryReadButAResponsesFirst(t *testing.T) {
-	if !directIO {
+	if !sock.Direct {
 		t.Skip("no raw system calls on this platform")
 	}
 	client, server := tcpPair(t)
@@ -133,7 +136,7 @@ func TestWireDeadlineHoldsForEveryReadButAResponsesFirst(t *testing.T) {
 	if n != 11 || err != nil {
 		t.Fatalf("first read of a response: %d, %v; want 11 bytes despite the past deadline", n, err)
 	}
-	if n, err := w.Read(make([]byte, 16)); n != 0 || !isTimeout(err) {
+	if n, err := w.Read(make([]byte, 16)); n != 0 || !engine.IsTimeout(err) {
 		t.Errorf("later read: %d, %v; want the deadline's timeout", n, err)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package loop
 
 import (
 	"errors"
@@ -8,13 +8,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"golang.org/x/sys/unix"
 )
 
 // loops is the event-loop transport: one loop per worker, each owning its
 // share of the connections.
 type loops struct {
-	load     *load
+	load     *engine.Load
 	loops    []*loop
 	gate     chan struct{} // closed when the clock starts
 	finished chan struct{} // closed when every loop returned
@@ -27,19 +28,19 @@ type loops struct {
 	unresolved, broken error
 }
 
-func newLoops(r *load, workers []*worker) transport {
+func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
 	t := &loops{load: r, gate: make(chan struct{}), finished: make(chan struct{})}
-	t.family, t.addr, t.unresolved = sockaddr(r.cfg, r.dialer.address)
+	t.family, t.addr, t.unresolved = sockaddr(r.Config, r.Dialer.Address)
 	for i, w := range workers {
-		n := Shard{Index: i, Count: len(workers)}.Share(int64(r.cfg.Connections)) // the loops share -c as parts share a load
+		n := engine.Shard{Index: i, Count: len(workers)}.Share(int64(r.Config.Connections)) // the loops share -c as parts share a load
 		l, err := newLoop(r, w, int(n))
 		if err != nil {
 			t.broken = fmt.Errorf("event loop: %w", err)
 			break
 		}
 		l.transport, l.opening, l.addr = t, &t.opening, own(t.addr)
-		if r.sched != nil {
-			l.sched = &loopSchedule{next: int64(i), stride: int64(len(workers)), total: r.sched.total}
+		if r.Sched != nil {
+			l.sched = &loopSchedule{next: int64(i), stride: int64(len(workers)), total: r.Sched.Total}
 		}
 		t.loops = append(t.loops, l)
 	}
@@ -48,7 +49,7 @@ func newLoops(r *load, workers []*worker) transport {
 
 // sockaddr resolves where the run's sockets connect: the Unix socket, or
 // the URL's host and port, looked up once.
-func sockaddr(cfg *Config, address string) (int, unix.Sockaddr, error) {
+func sockaddr(cfg *engine.Config, address string) (int, unix.Sockaddr, error) {
 	if cfg.UnixSocket != "" {
 		return unix.AF_UNIX, &unix.SockaddrUnix{Name: cfg.UnixSocket}, nil
 	}
@@ -88,15 +89,15 @@ func own(sa unix.Sockaddr) unix.Sockaddr {
 	return sa
 }
 
-// open starts the loops, which open their connections before the clock
+// Open starts the loops, which Open their connections before the clock
 // starts, and waits until they have.
-func (t *loops) open() error {
+func (t *loops) Open() error {
 	if t.broken != nil || t.unresolved != nil {
 		t.abandon()
 		if t.broken != nil {
 			return t.broken
 		}
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, t.load.dialer.address, t.unresolved)
+		return fmt.Errorf("%w: %s: %w", engine.ErrUnreachable, t.load.Dialer.Address, t.unresolved)
 	}
 	t.opening.wg.Add(len(t.loops))
 	var wg sync.WaitGroup
@@ -108,13 +109,13 @@ func (t *loops) open() error {
 	if t.opening.opened.Load() > 0 {
 		return nil
 	}
-	t.load.halted.Store(true)
+	t.load.Halted.Store(true)
 	close(t.gate)
 	<-t.finished
-	if err := t.load.ctx.Err(); err != nil {
+	if err := t.load.Ctx.Err(); err != nil {
 		return err
 	}
-	return unreachable(t.load.dialer.address, t.opening.firstErr)
+	return engine.Unreachable(t.load.Dialer.Address, t.opening.firstErr)
 }
 
 // abandon closes loops made before one could not be.
@@ -125,15 +126,15 @@ func (t *loops) abandon() {
 	t.loops = nil
 }
 
-// start lets the loops go.
-func (t *loops) start() <-chan struct{} {
+// Start lets the loops go.
+func (t *loops) Start() <-chan struct{} {
 	close(t.gate)
 	return t.finished
 }
 
-// halt wakes every loop, which then sees the load stopped (the stop rule:
-// load.halt).
-func (t *loops) halt() {
+// Halt wakes every loop, which then sees the load stopped (the stop rule:
+// load.Halt).
+func (t *loops) Halt() {
 	for _, l := range t.loops {
 		l.wake()
 	}
@@ -182,13 +183,13 @@ func (l *loop) open() {
 	defer l.opening.wg.Done()
 	next := 0
 	for {
-		for l.dialing < maxDialing && next < len(l.conns) && !l.load.stopped() && !l.opening.stopDialing(l.load.cfg.Timeout) {
-			if c := l.conns[next]; !l.load.cfg.NoKeepAlive || next == 0 {
+		for l.dialing < maxDialing && next < len(l.conns) && !l.load.Stopped() && !l.opening.stopDialing(l.load.Config.Timeout) {
+			if c := l.conns[next]; !l.load.Config.NoKeepAlive || next == 0 {
 				c.dial()
 			}
 			next++
 		}
-		if l.dialing == 0 || l.load.stopped() {
+		if l.dialing == 0 || l.load.Stopped() {
 			return
 		}
 		l.wait()
@@ -230,8 +231,8 @@ func (s *loopSchedule) nextDue(l *loop) (time.Time, bool) {
 	if s == nil {
 		return time.Time{}, false
 	}
-	t, ok := l.load.scheduled(s.next)
-	return t.due, ok
+	t, ok := l.load.Scheduled(s.next)
+	return t.Due, ok
 }
 
 // pending reports whether requests are left.
@@ -241,8 +242,8 @@ func (s *loopSchedule) pending() bool { return s != nil && s.next < s.total }
 func (s *loopSchedule) drop() { s.next = s.total }
 
 // take returns the ticket of the loop's next request and moves past it.
-func (s *loopSchedule) take(l *loop) ticket {
-	t, _ := l.load.scheduled(s.next)
+func (s *loopSchedule) take(l *loop) engine.Ticket {
+	t, _ := l.load.Scheduled(s.next)
 	s.next += s.stride
 	return t
 }

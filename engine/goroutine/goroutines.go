@@ -1,4 +1,4 @@
-package engine
+package goroutine
 
 import (
 	"context"
@@ -7,24 +7,26 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pummel-dev/pummel/engine"
 )
 
 // goroutines is the goroutine transport: a goroutine per connection, each
 // blocking in its own reads and writes through Go's net package. It serves
 // TLS, an injected Config.Dial and systems without the event loop.
 type goroutines struct {
-	load  *load
+	load  *engine.Load
 	conns []goRunner
 
 	mu   sync.Mutex            // guards live
 	live map[net.Conn]struct{} // connections to wake when the run stops
 }
 
-func newGoroutines(r *load, workers []*worker) *goroutines {
-	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.cfg.Connections)}
-	t.conns = make([]goRunner, r.cfg.Connections)
+func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
+	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.Config.Connections)}
+	t.conns = make([]goRunner, r.Config.Connections)
 	for i := range t.conns {
-		if w := workers[i%len(workers)]; r.cfg.Protocol == HTTP2 {
+		if w := workers[i%len(workers)]; r.Config.Protocol == engine.HTTP2 {
 			t.conns[i] = newH2Conn(r, w, t)
 		} else {
 			t.conns[i] = newGoConn(r, w, t)
@@ -33,22 +35,22 @@ func newGoroutines(r *load, workers []*worker) *goroutines {
 	return t
 }
 
-// open dials every connection before the clock starts, dialers at a
+// Open dials every connection before the clock starts, dialers at a
 // time. A dial that fails here is retried, and counted, once the run has
 // started. So that a target that drops connections costs one dial
 // timeout rather than one per wave of dialers, a dialer whose dial fails
 // before any connection opened stops, and all stop one dial timeout after
 // the first failure.
-func (t *goroutines) open() error {
+func (t *goroutines) Open() error {
 	r := t.load
-	ctx, cancel := context.WithCancel(r.ctx)
+	ctx, cancel := context.WithCancel(r.Ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	var opened, next atomic.Int64
 	var firstErr error
 	var cutoff *time.Timer
 	var once sync.Once
-	for range min(len(t.conns), dialers) {
+	for range min(len(t.conns), Dialers) {
 		wg.Go(func() {
 			for i := next.Add(1) - 1; i < int64(len(t.conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
 				err := t.conns[i].openFirst(ctx)
@@ -58,7 +60,7 @@ func (t *goroutines) open() error {
 				}
 				once.Do(func() {
 					firstErr = err
-					cutoff = time.AfterFunc(r.cfg.Timeout, cancel)
+					cutoff = time.AfterFunc(r.Config.Timeout, cancel)
 				})
 				if opened.Load() == 0 {
 					return // unreachable so far: this dialer stops
@@ -71,10 +73,10 @@ func (t *goroutines) open() error {
 		cutoff.Stop()
 	}
 	if opened.Load() == 0 {
-		if r.ctx.Err() != nil {
-			return r.ctx.Err()
+		if r.Ctx.Err() != nil {
+			return r.Ctx.Err()
 		}
-		return unreachable(r.dialer.address, firstErr)
+		return engine.Unreachable(r.Dialer.Address, firstErr)
 	}
 	return nil
 }
@@ -88,11 +90,11 @@ type goRunner interface {
 	loop()
 }
 
-// dialers is how many connections open dials at once. A goroutine per
+// Dialers is how many connections open dials at once. A goroutine per
 // connection would cost thousands of goroutine stacks, each grown by the
 // dial, for no gain: dials on a LAN or loopback take well under a
 // millisecond, so 10,000 connections still open in a fraction of a second.
-const dialers = 256
+const Dialers = 256
 
 // errStopped is why a connection opened as the run stopped was dropped.
 var errStopped = errors.New("the run stopped")
@@ -100,15 +102,15 @@ var errStopped = errors.New("the run stopped")
 // openFirst dials s's first connection, before the clock starts.
 func (s *goConn) openFirst(ctx context.Context) error {
 	t := time.Now()
-	nc, err := s.load.dialer.open(ctx)
+	nc, err := s.Load.Dialer.Open(ctx)
 	if err != nil {
 		return err
 	}
-	if s.load.cfg.NoKeepAlive { // each request dials its own: this one only proves the target is there
+	if s.Load.Config.NoKeepAlive { // each request dials its own: this one only proves the target is there
 		nc.Close()
 		return nil
 	}
-	if err := s.tr.keep(nc, s.worker, t); err != nil {
+	if err := s.tr.keep(nc, s.Worker, t); err != nil {
 		return err
 	}
 	s.attach(nc)
@@ -118,20 +120,20 @@ func (s *goConn) openFirst(ctx context.Context) error {
 // keep registers a connection opened before the clock since start and
 // counts its connect time; it closes the connection when the run stopped
 // meanwhile.
-func (t *goroutines) keep(nc net.Conn, w *worker, start time.Time) error {
+func (t *goroutines) keep(nc net.Conn, w *engine.Worker, start time.Time) error {
 	if !t.register(nc) {
 		nc.Close()
 		return errStopped
 	}
-	w.addConnect(measuredPhase, time.Since(start))
+	w.AddConnect(engine.MeasuredPhase, time.Since(start))
 	return nil
 }
 
-// start lets every connection go at once: their goroutines are started
+// Start lets every connection go at once: their goroutines are started
 // first and wait at a gate, as 10,000 of them started one after another
 // once the clock ran took the first half second of the run to get going.
 // The returned channel is closed when every connection's loop returned.
-func (t *goroutines) start() <-chan struct{} {
+func (t *goroutines) Start() <-chan struct{} {
 	gate, finished := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	for _, c := range t.conns {
@@ -145,9 +147,9 @@ func (t *goroutines) start() <-chan struct{} {
 	return finished
 }
 
-// halt wakes every blocked read and write with a deadline in the past
-// (the stop rule: load.halt).
-func (t *goroutines) halt() {
+// Halt wakes every blocked read and write with a deadline in the past
+// (the stop rule: load.Halt).
+func (t *goroutines) Halt() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for nc := range t.live {
@@ -160,7 +162,7 @@ func (t *goroutines) halt() {
 func (t *goroutines) register(nc net.Conn) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.load.halted.Load() {
+	if t.load.Halted.Load() {
 		return false
 	}
 	t.live[nc] = struct{}{}

@@ -1,4 +1,4 @@
-package engine
+package loop
 
 import (
 	"runtime"
@@ -6,12 +6,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/http1"
 	"golang.org/x/sys/unix"
 )
-
-// loopSupported tells whether the event loop runs here.
-const loopSupported = true
 
 // loop is one worker's event loop: it owns the worker's connections and
 // runs them all from one locked OS thread, waiting for every socket at
@@ -24,11 +22,11 @@ const loopSupported = true
 // once, into the loop's one read buffer, unless the read filled it; only a
 // partial response header is kept per connection until the rest arrives.
 type loop struct {
-	load      *load
+	load      *engine.Load
 	transport *loops
 	addr      unix.Sockaddr // the target, the loop's own copy
-	worker    *worker
-	out       outbox
+	worker    *engine.Worker
+	out       engine.Outbox
 	epfd      int
 	wakefd    int // an eventfd: halt writes it to wake the loop
 	conns     []*loopConn
@@ -86,7 +84,7 @@ const maxEvents = 512
 // wakeIndex marks the wake-up eventfd in an epoll event's data.
 const wakeIndex = -1
 
-func newLoop(r *load, w *worker, conns int) (*loop, error) {
+func newLoop(r *engine.Load, w *engine.Worker, conns int) (*loop, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
@@ -129,7 +127,7 @@ func (l *loop) serve(gate <-chan struct{}) {
 	<-gate
 	l.poll() // what came while the loop waited at the gate
 	l.begin()
-	for !l.done && !l.load.stopped() && !l.idleForGood() {
+	for !l.done && !l.load.Stopped() && !l.idleForGood() {
 		l.wait()
 		l.expire()
 		l.readAgain()
@@ -160,7 +158,7 @@ func (l *loop) begin() {
 // wait waits for events until the next deadline, wake-up or timed send,
 // and handles them.
 func (l *loop) wait() {
-	l.out.flush(l.worker) // nothing is kept while the loop sleeps
+	l.out.Flush(l.worker) // nothing is kept while the loop sleeps
 	n, err := l.epollWait(l.timeout())
 	if err != nil && err != unix.EINTR {
 		l.done = true
@@ -299,7 +297,7 @@ func (l *loop) dispatch() {
 		if !ok || due.After(now) || len(l.idle) == 0 {
 			return
 		}
-		if l.load.tooLate(due, now) {
+		if l.load.TooLate(due, now) {
 			l.sched.drop()
 			return
 		}
@@ -314,9 +312,9 @@ func (l *loop) dispatch() {
 func (l *loop) finish() {
 	for _, c := range l.conns {
 		c.shut()
-		c.takeBytes(c.t.phase)
+		c.TakeBytes(c.Ticket.Phase)
 	}
-	l.out.flush(l.worker)
+	l.out.Flush(l.worker)
 	l.close()
 }
 

@@ -1,10 +1,11 @@
-package engine
+package loop
 
 import (
 	"net"
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"golang.org/x/sys/unix"
 )
 
@@ -12,7 +13,7 @@ import (
 // before 5.11, time out and are woken.
 func TestLoopWaits(t *testing.T) {
 	for _, old := range []bool{false, true} {
-		l, err := newLoop(&load{cfg: &Config{}}, newWorker(2, false), 1)
+		l, err := newLoop(&engine.Load{Config: &engine.Config{}}, engine.NewWorker(2, false), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func TestGracedBatchesTeachNothing(t *testing.T) {
 	l := &loop{batchTime: batch}
 	for i := range 64 { // each connection's first batch of smaller responses
 		c := &loopConn{l: l}
-		c.id, c.k = i, 8
+		c.id, c.Requests = i, 8
 		c.grace = 2*l.batchTime + time.Millisecond // as armLowWater sets it
 		c.graced = true                            // as lowWaterGrace notes it
 		c.batchTimed(c.grace)
@@ -48,7 +49,7 @@ func TestGracedBatchesTeachNothing(t *testing.T) {
 		t.Errorf("batch time %v after graced batches, want %v", l.batchTime, batch)
 	}
 	c := &loopConn{l: l}
-	c.k = 8
+	c.Requests = 8
 	c.batchTimed(2 * batch)
 	if l.batchTime <= batch {
 		t.Errorf("batch time %v after a batch of %v, want it learnt", l.batchTime, 2*batch)
@@ -64,7 +65,7 @@ func loopConnTo(t *testing.T) (*loopConn, net.Conn) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	l, err := newLoop(&load{cfg: &Config{Timeout: time.Second}}, newWorker(2, false), 1)
+	l, err := newLoop(&engine.Load{Config: &engine.Config{Timeout: time.Second}}, engine.NewWorker(2, false), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func loopConnTo(t *testing.T) (*loopConn, net.Conn) {
 // batch: responses that all arrived are answered, not timed out.
 func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	c, srv := loopConnTo(t)
-	c.k, c.inflight, c.sent = 2, 2, time.Now()
+	c.Requests, c.Inflight, c.Sent = 2, 2, time.Now()
 	c.setLowWater(1 << 14) // a guess above what comes: 2 responses of 38 bytes
 	c.l.wakes.set(&c.timed, time.Now().Add(time.Hour))
 	const response = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
@@ -102,8 +103,8 @@ func TestDeadlineReadsWhatArrivedUnderTheMark(t *testing.T) {
 	}
 	awaitBytes(t, c.fd, 2*len(response))
 	c.expired()
-	if c.state != idle || c.inflight != 0 || c.served != 2 {
-		t.Errorf("after the deadline: state %d, in flight %d, answered %d; want idle, 0, 2", c.state, c.inflight, c.served)
+	if c.state != idle || c.Inflight != 0 || c.Served != 2 {
+		t.Errorf("after the deadline: state %d, in flight %d, answered %d; want idle, 0, 2", c.state, c.Inflight, c.Served)
 	}
 }
 
@@ -128,9 +129,9 @@ func awaitBytes(t *testing.T, fd, n int) {
 func TestLowWaterWaitsForTheLastResponseByItsLength(t *testing.T) {
 	c, _ := loopConnTo(t)
 	head := []byte("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
-	c.k, c.inflight, c.smallest = 8, 1, 4000 // seven answered; the estimate: 4,000 bytes each
-	n, nx := c.received(head, time.Now(), &c.l.hp)
-	if n != len(head) || nx != awaitMore {
+	c.Requests, c.Inflight, c.Smallest = 8, 1, 4000 // seven answered; the estimate: 4,000 bytes each
+	n, nx := c.Received(head, time.Now(), &c.l.hp)
+	if n != len(head) || nx != engine.AwaitMore {
 		t.Fatalf("received %d of the header, next %d", n, nx)
 	}
 	c.armLowWater()

@@ -1,4 +1,4 @@
-package engine
+package goroutine
 
 import (
 	"crypto/tls"
@@ -6,6 +6,9 @@ import (
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/engine/sock"
 )
 
 // wire is a goroutine-transport connection's byte stream: it writes
@@ -68,7 +71,7 @@ func newWire() *wire {
 // attach makes nc the stream's connection; nil detaches it.
 func (w *wire) attach(nc net.Conn) {
 	w.conn, w.raw, w.fd, w.direct, w.waited = nc, nil, -1, false, false
-	if nc != nil && directIO {
+	if nc != nil && sock.Direct {
 		w.raw, w.fd = rawSocket(nc)
 	}
 }
@@ -76,7 +79,7 @@ func (w *wire) attach(nc net.Conn) {
 // send writes the whole request.
 func (w *wire) send(req []byte) error {
 	if w.fd >= 0 {
-		n, err := sysWrite(w.fd, req)
+		n, err := sock.Write(w.fd, req)
 		w.written += int64(n)
 		if err == 0 && n == len(req) {
 			return nil
@@ -100,7 +103,7 @@ func (w *wire) Read(p []byte) (int, error) {
 	}
 	if w.direct && !w.waited {
 		w.direct = false
-		if n, err := sysRead(w.fd, p); !wouldBlock(err) {
+		if n, err := sock.Read(w.fd, p); !wouldBlock(err) {
 			return w.result(n, err)
 		}
 	}
@@ -131,9 +134,9 @@ func (w *wire) result(n int, err syscall.Errno) (int, error) {
 // the socket to become readable when there is nothing to read yet.
 func (w *wire) readRaw(fd uintptr) bool {
 	w.calls++
-	n, err := sysRead(int(fd), w.p)
+	n, err := sock.Read(int(fd), w.p)
 	for err == syscall.EINTR {
-		n, err = sysRead(int(fd), w.p)
+		n, err = sock.Read(int(fd), w.p)
 	}
 	if err == syscall.EAGAIN || err == syscall.EWOULDBLOCK {
 		return false
@@ -189,14 +192,14 @@ const (
 // protocol's own (a session ticket), so only a close is reported there.
 func (w *wire) peek() peekResult {
 	fd, overTLS := w.fd, false
-	if tc, ok := w.conn.(*tls.Conn); ok && fd < 0 && directIO {
+	if tc, ok := w.conn.(*tls.Conn); ok && fd < 0 && sock.Direct {
 		_, fd = rawSocket(tc.NetConn())
 		overTLS = true
 	}
 	if fd < 0 {
 		return peekNothing
 	}
-	n, err := sysPeek(fd)
+	n, err := sock.Peek(fd)
 	switch {
 	case err == syscall.ECONNRESET || err == 0 && n == 0:
 		return peekClosed
@@ -206,9 +209,9 @@ func (w *wire) peek() peekResult {
 	return peekNothing
 }
 
-// takeWire moves w's byte counts to the connection's, for its next batch.
-func (c *conn) takeWire(w *wire) {
-	c.bytesIn += w.read
-	c.bytesOut += w.written
+// handTo moves w's byte counts to c's, for its next batch.
+func (w *wire) handTo(c *engine.Conn) {
+	c.BytesIn += w.read
+	c.BytesOut += w.written
 	w.read, w.written = 0, 0
 }

@@ -1,4 +1,4 @@
-package engine
+package loop
 
 import (
 	"time"
@@ -27,17 +27,17 @@ import (
 // it is never set: it would cost a system call and a timer per read.
 func (c *loopConn) armLowWater() {
 	need := 1
-	if c.k > 1 && c.smallest > 0 && !c.shrank && c.l.transport.family != unix.AF_UNIX {
+	if c.Requests > 1 && c.Smallest > 0 && !c.Shrank && c.l.transport.family != unix.AF_UNIX {
 		// The response being read brings at least the rest of the
 		// smallest, or once its header gave its length, exactly what
 		// that leaves: a last response smaller than the estimate then
 		// ends its batch when it ends. Each one behind it brings at
 		// least the smallest.
-		rest := int64(c.smallest - c.partial - len(c.carry))
-		if left, ok := c.p.BodyLeft(); ok {
+		rest := int64(c.Smallest - c.Partial - len(c.carry))
+		if left, ok := c.Parser.BodyLeft(); ok {
 			rest = left
 		}
-		need = int(min(max(1, int64(c.inflight-1)*int64(c.smallest)+rest), maxLowWater))
+		need = int(min(max(1, int64(c.Inflight-1)*int64(c.Smallest)+rest), maxLowWater))
 	}
 	c.setLowWater(need)
 	if need > 1 {
@@ -78,7 +78,7 @@ func (c *loopConn) lowWaterGrace() {
 // batches whose responses shrink would wait longer and longer (as long as
 // the timeout, and past it).
 func (c *loopConn) batchTimed(d time.Duration) {
-	if c.k > 1 && !c.graced {
+	if c.Requests > 1 && !c.graced {
 		c.l.batchTime += (d - c.l.batchTime) / 8
 	}
 	c.grace = 0
