@@ -230,20 +230,11 @@ func (r *capacityRun) done(st stats.Result) {
 func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, error) {
 	res := out.Final
 	res.Steps = out.Steps
-	res.Warnings = finalStepWarnings(out)
 	c := out.Capacity
 	c.Search = r.search
 	res.Capacity = &c
 	res.Interrupted = res.Interrupted || out.Interrupted
-	if w := unboundedErrors(r.slo, out.Steps); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if w := render.CapacityPrecisionWarning(c); w != "" && err == nil && !out.Interrupted {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if w := idleConnections(out, r.cfg.Connections*max(r.cfg.Streams, 1)); w != "" && c.Rate != nil {
-		res.Warnings = append(res.Warnings, w)
-	}
+	res.Warnings = capacity.Warnings(out, c, r.slo, r.cfg.Connections*max(r.cfg.Streams, 1), err == nil && !out.Interrupted)
 	switch {
 	case errors.Is(err, capacity.ErrNoResponse):
 		return stats.Result{}, exitError{exitFailed, "the search could not be carried out: " + err.Error()}
@@ -410,69 +401,3 @@ func parsePrecision(s string) (float64, error) {
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-// unboundedErrors warns when steps passed with failed requests because
-// the SLO bounds none: a server that answers every request with a 503
-// would otherwise pass at any rate.
-func unboundedErrors(slo []threshold.Expr, steps []stats.Result) string {
-	for _, e := range slo {
-		if e.BoundsErrors() {
-			return ""
-		}
-	}
-	for _, st := range steps {
-		if st.StepResult != nil && st.Passed && st.Errors.Total() > 0 {
-			return fmt.Sprintf("steps passed with failed requests (%s at %s req/s): the SLO bounds no errors; add --threshold 'errors<0.1%%'",
-				render.ErrorList(st.Errors), render.FormatRateWhole(st.TargetRate))
-		}
-	}
-	return ""
-}
-
-// idleShare is how many times more requests in flight than a rate
-// needs (rate × time a request holds its connection) -c may allow before
-// a search warns that the idle connections, not the server, shape its
-// figures.
-const idleShare = 16
-
-// idleConnections warns when the connections are far more than the
-// answer's rate needs: an open-loop rate keeps rate × latency requests
-// in flight, and every connection beyond that sits idle, costing the
-// client (and the server) wake-ups and memory per request, so that a
-// search with -c 256 can answer lower than one with -c 32 against the
-// same server. inFlight is the connections times their streams.
-func idleConnections(out capacity.Outcome, inFlight int) string {
-	st := out.Final
-	if st.TargetRate == 0 || st.LatencyUncorrected == nil || inFlight < 64 {
-		return ""
-	}
-	needed := st.AchievedRate * st.LatencyUncorrected.Mean / 1e6
-	if float64(inFlight) < idleShare*max(needed, 1) {
-		return ""
-	}
-	suggest := max(int(8*needed+0.5), 8)
-	return fmt.Sprintf("the connections allow %d requests in flight where %s req/s needed about %.1f (%s a request): the idle ones cost the client and the server per request and can lower the answer; about -c %d measures the server",
-		inFlight, render.FormatRateWhole(st.AchievedRate), needed, render.FormatTime(st.LatencyUncorrected.Mean), suggest)
-}
-
-// finalStepWarnings are the warnings of the step that stands for the
-// search (Outcome.Final), each naming that step: they print after every
-// step's line, next to the verdict, and one step's warning (a pass that
-// did not keep its schedule) must not read as the whole search's.
-func finalStepWarnings(out capacity.Outcome) []string {
-	label := ""
-	for i, st := range out.Steps {
-		if st.StepResult != nil && st.StepResult == out.Final.StepResult {
-			rate := "probe"
-			if st.TargetRate > 0 {
-				rate = render.FormatRateWhole(st.TargetRate) + " req/s"
-			}
-			label = fmt.Sprintf("step %d (%s): ", i+1, rate)
-		}
-	}
-	warnings := make([]string, 0, len(out.Final.Warnings))
-	for _, w := range out.Final.Warnings {
-		warnings = append(warnings, label+w)
-	}
-	return warnings
-}
