@@ -10,7 +10,7 @@ import (
 // Protocol is the HTTP version a load speaks. The zero value is HTTP/1.1.
 //
 // It is read where a protocol is chosen: the connection each transport
-// makes (goroutines.go, loopconn_linux.go), the request's encodings
+// makes (engine/goroutine/goroutines.go, engine/loop/loopconn_linux.go), the request's encodings
 // (encodeRequest), TLS's ALPN offer (dial.go), what a transport can serve
 // (transport.go), the checks of Validate and what a result records of it
 // (recordProtocol). Everything else asks one of them.

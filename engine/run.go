@@ -37,7 +37,7 @@ type Load struct {
 	sent   *Config
 	digest string // requestDigest of cfg
 	Dialer *dialer
-	// DeadlineSlack is how late a timeout may be detected; see goConn.deadline.
+	// DeadlineSlack is how late a timeout may be detected; see engine/goroutine's goConn.deadline.
 	DeadlineSlack time.Duration
 	Ctx           context.Context // cancelled when the run stops
 	cancel        context.CancelFunc
@@ -110,9 +110,9 @@ func (r *Load) Stopped() bool { return r.Halted.Load() }
 // script's delay, a dial), then wakes every connection blocked in the
 // kernel, which finds halted set:
 //
-//   - the event loop: each loop's eventfd is written (loop.wake), its
+//   - the event loop (engine/loop): each loop's eventfd is written (loop.wake), its
 //     epoll_wait returns, and the loop stops before waiting again;
-//   - the goroutine transport: every live connection's deadline is set
+//   - the goroutine transport (engine/goroutine): every live connection's deadline is set
 //     in the past (goroutines.halt), so that a blocked read or write fails at
 //     once, and a connection dialed after the stop is refused
 //     (goroutines.register). Two paths would not see that deadline, so each
