@@ -46,6 +46,7 @@ const (
 	causeSpeaksHTTP2 = "the server speaks HTTP/2: add --http2"
 )
 
+// Fail is a failure of class with cause.
 func Fail(class record.ErrorClass, cause string) Failure {
 	return Failure{class: class, cause: cause}
 }
@@ -147,6 +148,8 @@ func readFailure(err error, started bool) Failure {
 	return Fail(record.Read, http1.ErrMalformed.Error())
 }
 
+// IsTimeout reports whether err is a deadline that passed (a net.Error
+// timeout, os.ErrDeadlineExceeded).
 func IsTimeout(err error) bool {
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, fasthttp.ErrTimeout) {
 		return true

@@ -51,9 +51,9 @@ type Conn struct {
 	Served  int
 	Refused bool
 	backoff time.Duration
-	// ScriptBufs is what a script's calls need kept; nil without a script that
+	// scriptBufs is what a script's calls need kept; nil without a script that
 	// makes each request.
-	ScriptBufs *scriptBufs
+	scriptBufs *scriptBufs
 	// BytesIn and bytesOut count wire bytes not yet handed to a batch.
 	BytesIn, BytesOut int64
 	// Partial counts the bytes of the response being read so far;
@@ -68,6 +68,9 @@ type Conn struct {
 	tg targetState
 }
 
+// Init readies c, a connection of worker w in run r, before its first
+// dial: its outcomes go to out (the connection's own, or its loop's), and
+// its parser recognises a repeated header by last.
 func (c *Conn) Init(r *Load, w *Worker, out *Outbox, last *http1.LastHeader) {
 	c.Load, c.Worker, c.out = r, w, out
 	if r.targets != nil {
@@ -78,7 +81,7 @@ func (c *Conn) Init(r *Load, w *Worker, out *Outbox, last *http1.LastHeader) {
 	}
 	c.Parser.Head, c.Parser.KeepBody, c.Parser.Last = r.head, r.keepBody, last
 	if w.Script != nil {
-		c.ScriptBufs = new(scriptBufs)
+		c.scriptBufs = new(scriptBufs)
 		if w.Script.thread.WantsResponse() {
 			c.Parser.Headers = c.keepHeaders
 		}
@@ -112,15 +115,15 @@ func (c *Conn) Wrote(now time.Time) {
 // each response that ends in them. It returns how many bytes it consumed
 // and what the connection must do next: a partial header is left
 // unconsumed, for the transport to feed again with the bytes that follow.
-func (c *Conn) Received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, next) {
+func (c *Conn) Received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, AfterRead) {
 	n := 0
 	for n < len(b) {
 		if c.Inflight == 0 {
 			c.unsolicited(b[n:])
 			return len(b), Reopen
 		}
-		if c.ScriptBufs != nil { // the response read next answers request k-inflight of those request() made
-			c.Parser.Head = c.ScriptBufs.heads[c.Requests-c.Inflight]
+		if c.scriptBufs != nil { // the response read next answers request k-inflight of those request() made
+			c.Parser.Head = c.scriptBufs.heads[c.Requests-c.Inflight]
 		}
 		m, ev, err := c.Parser.Feed(b[n:], hp)
 		n += m
@@ -147,13 +150,16 @@ func (c *Conn) Received(b []byte, now time.Time, hp *http1.HeaderParsers) (int, 
 	return n, Ready
 }
 
-// next is what a connection does after an event.
-type next uint8
+// Scripted reports whether a script's hooks run for each of c's requests.
+func (c *Conn) Scripted() bool { return c.scriptBufs != nil }
+
+// AfterRead is what a connection does after an event.
+type AfterRead uint8
 
 const (
-	AwaitMore next = iota // wait for more of the responses in flight
-	Ready                 // every request ended; the connection may be reused
-	Reopen                // close the connection; a new one serves what follows
+	AwaitMore AfterRead = iota // wait for more of the responses in flight
+	Ready                      // every request ended; the connection may be reused
+	Reopen                     // close the connection; a new one serves what follows
 )
 
 // respond records the response the parser just read. It reports whether
@@ -172,7 +178,7 @@ func (c *Conn) respond(now time.Time) (closing bool) {
 // closeAfterResponse counts what a close after a response leaves: the
 // requests written behind it go unanswered (read errors), and bytes after
 // the last of them were not asked for.
-func (c *Conn) closeAfterResponse(extra int) next {
+func (c *Conn) closeAfterResponse(extra int) AfterRead {
 	if c.Inflight > 0 {
 		c.Fail(Fail(record.Read, causeClosedBeforeResponse))
 	} else if extra > 0 {
@@ -353,13 +359,13 @@ func (c *Conn) prepare(t Ticket) (req []byte, k, reps int) {
 		c.ScriptFailed(t, err)
 		return nil, 0, 0
 	}
-	c.ScriptBufs.split(req)
-	k = len(c.ScriptBufs.ends)
+	c.scriptBufs.split(req)
+	k = len(c.scriptBufs.ends)
 	if extra := k - t.count; extra > 0 && t.claimed {
 		_, got := c.Load.claim(extra)
 		k = t.count + got
 	}
-	return req[:c.ScriptBufs.ends[k-1]], k, 1
+	return req[:c.scriptBufs.ends[k-1]], k, 1
 }
 
 // Outbox collects the outcomes of one or more connections for their

@@ -44,6 +44,10 @@ func (u *unsent) started() uint64           { u.next++; return u.next - 1 }
 func (u *unsent) Flushed()                  { u.written = u.next }
 func (u *unsent) Unwritten(seq uint64) bool { return seq >= u.written }
 
+// NewH2Streams makes the streams of one HTTP/2 connection of run r: a
+// session with a lane per stream it may keep open, keeping the response
+// headers of each stream when keepHeaders (a script's response() reads
+// them).
 func NewH2Streams(r *Load, keepHeaders bool) H2Streams {
 	n := r.Config.StreamsPerConn()
 	return H2Streams{Sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize(), KeepHeaders: keepHeaders}),
@@ -170,9 +174,9 @@ func (s *H2Streams) Requeued() (Ticket, bool) {
 
 // h2ScriptResponse hands a response to the script's response().
 func (c *Conn) h2ScriptResponse(phase int, ev *h2.Event) string {
-	c.ScriptBufs.headers = c.ScriptBufs.headers[:0]
+	c.scriptBufs.headers = c.scriptBufs.headers[:0]
 	for _, f := range ev.Headers {
-		c.ScriptBufs.headers = append(c.ScriptBufs.headers, script.Header{Name: f.Name, Value: f.Value})
+		c.scriptBufs.headers = append(c.scriptBufs.headers, script.Header{Name: f.Name, Value: f.Value})
 	}
 	return c.scriptResponse(phase, ev.Status, ev.Body)
 }

@@ -21,12 +21,12 @@ func TestLastHeaderNotWithAScript(t *testing.T) {
 	c.Init(&Load{Config: &cfg}, &Worker{Script: &scripted{thread: threads[0]}}, &Outbox{}, &http1.LastHeader{})
 	b, hp := []byte(a+a+a), http1.OwnParsers()
 	for i := range 3 {
-		c.ScriptBufs.headers = nil // a recognised header would leave them so
+		c.scriptBufs.headers = nil // a recognised header would leave them so
 		n, ev, err := c.Parser.Feed(b, &hp)
 		if err != nil || ev != http1.Responded || c.Parser.Status != 200 {
 			t.Fatalf("response %d: status %d, error %v", i, c.Parser.Status, err)
 		}
-		if len(c.ScriptBufs.headers) == 0 {
+		if len(c.scriptBufs.headers) == 0 {
 			t.Fatalf("response %d: recognised, no headers kept for the script", i)
 		}
 		b = b[n:]

@@ -97,6 +97,7 @@ func (r *Load) requests(k int) ([]byte, int) {
 	return r.pipelined[:k*len(r.request)], 1
 }
 
+// Stopped reports whether the run stopped (the stop rule: Load.halt).
 func (r *Load) Stopped() bool { return r.Halted.Load() }
 
 // halt stops the load. This comment is the one statement of how a load
@@ -394,6 +395,7 @@ func (r *Load) measureFrom() time.Time {
 	return time.Time{}
 }
 
+// Later is the later of a and b.
 func Later(a, b time.Time) time.Time {
 	if a.After(b) {
 		return a

@@ -156,25 +156,25 @@ func (c *Conn) ScriptFailed(t Ticket, err error) {
 func (c *Conn) ScriptRequest() ([]byte, error) {
 	s := c.Worker.Script
 	if !s.thread.HasRequest() { // set when the thread was made: no lock needed
-		c.ScriptBufs.fixed = true
+		c.scriptBufs.fixed = true
 		return c.Load.request, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
-	c.ScriptBufs.request, err = s.thread.AppendRequest(c.ScriptBufs.request[:0])
-	return c.ScriptBufs.request, err
+	c.scriptBufs.request, err = s.thread.AppendRequest(c.scriptBufs.request[:0])
+	return c.scriptBufs.request, err
 }
 
 // keepHeaders copies a response's headers for the script's response(),
 // if it has one: the parser goes back to its pool before the call.
 func (c *Conn) keepHeaders(h *fasthttp.ResponseHeader) {
-	c.ScriptBufs.headers = c.ScriptBufs.headers[:0]
+	c.scriptBufs.headers = c.scriptBufs.headers[:0]
 	if !c.Worker.Script.thread.WantsResponse() {
 		return
 	}
 	for k, v := range h.All() {
-		c.ScriptBufs.headers = append(c.ScriptBufs.headers, script.Header{Name: string(k), Value: string(v)})
+		c.scriptBufs.headers = append(c.scriptBufs.headers, script.Header{Name: string(k), Value: string(v)})
 	}
 }
 
@@ -186,7 +186,7 @@ func (c *Conn) scriptResponse(phase, status int, body []byte) string {
 		return ""
 	}
 	s.mu.Lock()
-	err := s.thread.Response(status, c.ScriptBufs.headers, body)
+	err := s.thread.Response(status, c.scriptBufs.headers, body)
 	s.mu.Unlock()
 	if err == nil || errors.Is(err, script.ErrStopped) {
 		return ""

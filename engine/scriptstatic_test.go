@@ -43,7 +43,7 @@ func TestResponseOnlyScriptSplitsTheRequestOnce(t *testing.T) {
 	if k != 1 || !slices.Equal(req, r.request) {
 		t.Fatalf("prepare = %q, %d requests; want the load's one request", req, k)
 	}
-	c.ScriptBufs.ends[0]-- // a mark a second split would overwrite
+	c.scriptBufs.ends[0]-- // a mark a second split would overwrite
 	req, _, _ = c.prepare(tk)
 	if len(req) != len(r.request)-1 {
 		t.Errorf("the request was split again for the second request")

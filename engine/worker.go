@@ -34,6 +34,8 @@ type Worker struct {
 	log   *requestlog.Appender
 }
 
+// NewWorker makes a worker with a recorder for each of phases, open-loop
+// recorders (which keep the uncorrected latency too) when open.
 func NewWorker(phases int, open bool) *Worker {
 	w := &Worker{recs: make([]*record.Recorder, phases), interval: record.NewHistogram()}
 	for i := range w.recs {
@@ -85,6 +87,8 @@ func (w *Worker) addReconnect(phase int) {
 	w.mu.Unlock()
 }
 
+// AddConnect records a connection opened in phase that took d to dial
+// (and for TLS, to shake hands).
 func (w *Worker) AddConnect(phase int, d time.Duration) {
 	w.mu.Lock()
 	w.recs[phase].AddConnect(d)

@@ -22,6 +22,8 @@ type goroutines struct {
 	live map[net.Conn]struct{} // connections to wake when the run stops
 }
 
+// New makes the goroutine transport of run r: a goroutine per
+// connection, the connections spread over workers in turn.
 func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
 	t := &goroutines{load: r, live: make(map[net.Conn]struct{}, r.Config.Connections)}
 	t.conns = make([]goRunner, r.Config.Connections)

@@ -52,7 +52,7 @@ const h2ReadBuffer = 4 << 10
 func newH2Conn(r *engine.Load, w *engine.Worker, tr *goroutines) *h2Conn {
 	h := &h2Conn{tr: tr, wire: newWire(), buf: make([]byte, h2ReadBuffer)}
 	h.Init(r, w, &h.own, nil)
-	h.H2Streams = engine.NewH2Streams(r, h.ScriptBufs != nil)
+	h.H2Streams = engine.NewH2Streams(r, h.Scripted())
 	return h
 }
 

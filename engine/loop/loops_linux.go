@@ -28,6 +28,8 @@ type loops struct {
 	unresolved, broken error
 }
 
+// New makes the event loop transport of run r: a loop per worker, each
+// holding its share of the connections.
 func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
 	t := &loops{load: r, gate: make(chan struct{}), finished: make(chan struct{})}
 	t.family, t.addr, t.unresolved = sockaddr(r.Config, r.Dialer.Address)
