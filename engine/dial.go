@@ -7,17 +7,17 @@ import (
 	"time"
 )
 
-// dialer opens connections to the target, with TLS when the URL is https.
-type dialer struct {
+// Dialer opens connections to the target, with TLS when the URL is https.
+type Dialer struct {
 	network, Address string
 	dial             func(ctx context.Context, network, address string) (net.Conn, error)
 	tls              *tls.Config // nil for plain http
 	timeout          time.Duration
 }
 
-func newDialer(c *Config) *dialer {
+func newDialer(c *Config) *Dialer {
 	address, _ := c.Address()
-	d := &dialer{network: "tcp", Address: address, dial: c.Dial, timeout: c.Timeout}
+	d := &Dialer{network: "tcp", Address: address, dial: c.Dial, timeout: c.Timeout}
 	if c.UnixSocket != "" {
 		d.network, d.Address = "unix", c.UnixSocket
 	}
@@ -46,7 +46,7 @@ func newDialer(c *Config) *dialer {
 
 // Open dials one connection and, for https, completes the handshake
 // before returning, so the handshake never counts as request latency.
-func (d *dialer) Open(ctx context.Context) (net.Conn, error) {
+func (d *Dialer) Open(ctx context.Context) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
 	nc, err := d.dial(ctx, d.network, d.Address)

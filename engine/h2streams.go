@@ -15,10 +15,10 @@ import (
 // methods end each stream by the counting rule, through c.
 type H2Streams struct {
 	Sess  *h2.Session
-	Lanes []h2Lane
+	Lanes []H2Lane
 	// Unsent tells the streams whose HEADERS were written from those
 	// still queued in sess.Out.
-	Unsent unsent
+	Unsent Unsent
 	// Requeue holds tickets whose streams never reached a server that
 	// closed: they open first on the next connection.
 	Requeue []Ticket
@@ -27,22 +27,22 @@ type H2Streams struct {
 	Heard bool
 }
 
-// h2Lane is one request in flight on a stream.
-type h2Lane struct {
+// H2Lane is one request in flight on a stream.
+type H2Lane struct {
 	ticket Ticket
 	Sent   time.Time
 	Seq    uint64 // when it started, in unsent's count
 	target uint32
 }
 
-// unsent tells the streams whose HEADERS were written from those still
+// Unsent tells the streams whose HEADERS were written from those still
 // queued: each stream started takes the next number, and a write that
 // went out whole marks every number below the next as written.
-type unsent struct{ next, written uint64 }
+type Unsent struct{ next, written uint64 }
 
-func (u *unsent) started() uint64           { u.next++; return u.next - 1 }
-func (u *unsent) Flushed()                  { u.written = u.next }
-func (u *unsent) Unwritten(seq uint64) bool { return seq >= u.written }
+func (u *Unsent) started() uint64           { u.next++; return u.next - 1 }
+func (u *Unsent) Flushed()                  { u.written = u.next }
+func (u *Unsent) Unwritten(seq uint64) bool { return seq >= u.written }
 
 // NewH2Streams makes the streams of one HTTP/2 connection of run r: a
 // session with a lane per stream it may keep open, keeping the response
@@ -51,7 +51,7 @@ func (u *unsent) Unwritten(seq uint64) bool { return seq >= u.written }
 func NewH2Streams(r *Load, keepHeaders bool) H2Streams {
 	n := r.Config.StreamsPerConn()
 	return H2Streams{Sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize(), KeepHeaders: keepHeaders}),
-		Lanes: make([]h2Lane, n)}
+		Lanes: make([]H2Lane, n)}
 }
 
 // Start opens a stream for ticket t, its request req and target, in a
@@ -62,7 +62,7 @@ func (s *H2Streams) Start(t Ticket, req *h2.Request, target uint32, now time.Tim
 	for s.Sess.Busy(slot) {
 		slot++
 	}
-	s.Lanes[slot] = h2Lane{ticket: t, Sent: now, Seq: s.Unsent.started(), target: target}
+	s.Lanes[slot] = H2Lane{ticket: t, Sent: now, Seq: s.Unsent.started(), target: target}
 	s.Sess.Start(slot, req)
 	return slot
 }

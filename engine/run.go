@@ -36,7 +36,7 @@ type Load struct {
 	// fields a script set (see useScriptFields).
 	sent   *Config
 	digest string // requestDigest of cfg
-	Dialer *dialer
+	Dialer *Dialer
 	// DeadlineSlack is how late a timeout may be detected; see engine/goroutine's goConn.deadline.
 	DeadlineSlack time.Duration
 	Ctx           context.Context // cancelled when the run stops
@@ -45,7 +45,7 @@ type Load struct {
 	tr Transport // the connections' transport
 
 	start   time.Time    // when the clock started, after all connections opened
-	Sched   *schedule    // the open-loop schedule; nil in closed loop
+	Sched   *Schedule    // the open-loop schedule; nil in closed loop
 	limit   int64        // warm-up plus measured requests with -n; 0: no limit
 	issued  atomic.Int64 // requests handed out (open loop, or limited closed loop)
 	warming atomic.Bool  // a closed-loop warm-up by time is under way

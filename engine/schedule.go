@@ -39,13 +39,13 @@ func (st *stage) rateAt(t time.Duration) float64 {
 	return st.from + (st.to-st.from)*min(t.Seconds()/st.length.Seconds(), 1)
 }
 
-// schedule is an open-loop plan: the intended send time of every request,
+// Schedule is an open-loop plan: the intended send time of every request,
 // as a pure function of its index, shared by all connections. Request k of
 // a stage is due when the stage's rate, integrated from its start, reaches
 // k (k/rate for a constant one), so the whole run keeps the rate however
 // the requests spread over connections, and a request that is due is sent
 // at once however late it is: pacing never sleeps per request.
-type schedule struct {
+type Schedule struct {
 	stages []stage
 	Total  int64 // requests in all stages: this part's, with a Shard
 	end    time.Duration
@@ -57,8 +57,8 @@ type schedule struct {
 // newSchedule plans a warm-up stage (skipped when warmup is 0) followed by
 // one stage of length d per rate: constant, or ramping from from[i] to
 // rates[i] when from is set. The warm-up's phase is 0; stage s's is s+1.
-func newSchedule(warmupRate float64, warmup time.Duration, rates, from []float64, d time.Duration) *schedule {
-	s := &schedule{parts: 1}
+func newSchedule(warmupRate float64, warmup time.Duration, rates, from []float64, d time.Duration) *Schedule {
+	s := &Schedule{parts: 1}
 	if warmup > 0 {
 		s.add(warmupRate, warmupRate, warmup, 0)
 	}
@@ -75,7 +75,7 @@ func newSchedule(warmupRate float64, warmup time.Duration, rates, from []float64
 // add appends a stage. Its count is the rate's integral over its length,
 // (from+to)/2 × length, rounded down: the last request is due before the
 // stage ends.
-func (s *schedule) add(from, to float64, length time.Duration, phase int) {
+func (s *Schedule) add(from, to float64, length time.Duration, phase int) {
 	n := int64(math.Floor((from + to) / 2 * length.Seconds()))
 	if from == to {
 		n = int64(math.Floor(to * length.Seconds()))
@@ -86,7 +86,7 @@ func (s *schedule) add(from, to float64, length time.Duration, phase int) {
 }
 
 // share keeps only the requests of one part of a sharded load.
-func (s *schedule) share(sh Shard) {
+func (s *Schedule) share(sh Shard) {
 	s.part, s.parts = int64(sh.Index), 1
 	if !sh.whole() {
 		s.parts = int64(sh.Count)
@@ -96,7 +96,7 @@ func (s *schedule) share(sh Shard) {
 
 // at returns when request i is due, as an offset from the run's start, and
 // its phase; ok is false past the last request.
-func (s *schedule) at(i int64) (due time.Duration, phase int, ok bool) {
+func (s *Schedule) at(i int64) (due time.Duration, phase int, ok bool) {
 	if i >= s.Total {
 		return 0, 0, false
 	}
