@@ -4,20 +4,16 @@ package suite
 
 import (
 	"context"
-	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 // A body_file FIFO that no process writes holds the plan's load no
 // longer than its context: a signal ends the wait.
 func TestABodyFileFIFOWaitEndsWithTheContext(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "body.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	fifo := fixture.FIFO(t, "body.fifo")
 	path := writePlan(t, minimal+"    body_file: "+fifo+"\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)

@@ -18,16 +18,6 @@ import (
 	"github.com/pummel-dev/pummel/stats"
 )
 
-// makeFIFO makes a FIFO named name in a temporary directory.
-func makeFIFO(t *testing.T, name string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	return path
-}
-
 // silentWriter opens path to write once a reader has opened it (as a
 // shell's `> path` does, waiting for one) and never writes; opened is
 // closed once it has, and the test's end closes the FIFO.
@@ -85,7 +75,7 @@ func TestABodyFIFOIsRead(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
 	for _, flag := range []string{"--body-file", "--targets"} {
 		t.Run(flag, func(t *testing.T) {
-			fifo := makeFIFO(t, "body")
+			fifo := fixture.FIFO(t, "body")
 			go func() {
 				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 				if err != nil {
@@ -110,7 +100,7 @@ func TestABodyFIFOWaitEndsWithTheContext(t *testing.T) {
 	for _, flag := range []string{"--body-file", "--targets"} {
 		for _, writer := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s, writer %v", flag, writer), func(t *testing.T) {
-				fifo := makeFIFO(t, "body")
+				fifo := fixture.FIFO(t, "body")
 				var waiting chan struct{}
 				if writer {
 					waiting = silentWriter(t, fifo)
@@ -149,7 +139,7 @@ func TestSignalsEndABodyFIFOWait(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.signal.String(), func(t *testing.T) {
-			fifo := makeFIFO(t, "body")
+			fifo := fixture.FIFO(t, "body")
 			cmd := exec.Command(pummelBinary(t), bodyFIFOArgs(t, tt.flag, fifo, "http://127.0.0.1:1/")...)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
@@ -204,7 +194,7 @@ func TestAnOutputFIFOWaitsForItsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.flag, func(t *testing.T) {
-			fifo := makeFIFO(t, "out.json")
+			fifo := fixture.FIFO(t, "out.json")
 			before := srv.Requests()
 			type outcome struct {
 				code   int
@@ -246,7 +236,7 @@ func TestAnOutputFIFOWaitsForItsReader(t *testing.T) {
 // ends pummel's wait for an output FIFO's reader at once, interrupted.
 func TestAnOutputFIFOWaitEndsWithTheContext(t *testing.T) {
 	srv := fixture.New(t, fixture.Behaviour{})
-	fifo := makeFIFO(t, "out.json")
+	fifo := fixture.FIFO(t, "out.json")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	time.AfterFunc(100*time.Millisecond, cancel)
@@ -260,7 +250,7 @@ func TestAnOutputFIFOWaitEndsWithTheContext(t *testing.T) {
 // wait is bad input (exit 2, one line naming the flag, the file and the
 // wait); other outputs are not opened.
 func TestOpenFIFOs(t *testing.T) {
-	fifo := makeFIFO(t, "out.json")
+	fifo := fixture.FIFO(t, "out.json")
 	regular := filepath.Join(t.TempDir(), "r.json")
 	outs := []output{{flag: "-o", path: regular}, {flag: "--hdr-log", path: fifo}}
 	opened, err := openFIFOs(t.Context(), outs, 50*time.Millisecond)

@@ -7,20 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// fifo makes a FIFO in a temporary directory.
-func fifo(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "body.fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	return path
-}
+	"github.com/pummel-dev/pummel/internal/fixture"
+)
 
 // writer opens path to write once a reader has opened it (as a shell's
 // `> path` does), writes chunks, and closes it unless silent; opened is
@@ -87,7 +78,7 @@ func TestReadAFIFO(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := fifo(t)
+			path := fixture.FIFO(t, "body.fifo")
 			writer(t, path, false, tt.chunks...)
 			got, err := readBounded(t, t.Context(), path, tt.limit, hang)
 			if string(got) != tt.want || !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
@@ -116,7 +107,7 @@ func TestReadAFIFONobodyWrites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := fifo(t)
+			path := fixture.FIFO(t, "body.fifo")
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			waiting := make(chan struct{}) // the reader has opened the FIFO

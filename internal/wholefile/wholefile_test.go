@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/fixture"
 )
 
 // TestWriteKeepsTheOldFileOnFailure writes over a good result with a
@@ -129,29 +131,22 @@ func TestWriteAFailureThroughASymlinkKeepsTheTarget(t *testing.T) {
 	}
 }
 
-// TestWriteIntoAFIFO: a FIFO's reader gets the result, and the FIFO stays
-// a FIFO.
+// TestWriteIntoAFIFO: a reader that opens the FIFO a moment after Write
+// began (Write waits for it) gets the whole result, and the FIFO stays a
+// FIFO.
 func TestWriteIntoAFIFO(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "result.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
+	fifo := fixture.FIFO(t, "result.fifo")
 	read := make(chan string, 1)
 	go func() {
-		b, err := os.ReadFile(fifo) // opening blocks until the writer opens
+		time.Sleep(100 * time.Millisecond) // after Write found no reader
+		b, err := os.ReadFile(fifo)
 		if err != nil {
 			read <- "error: " + err.Error()
 			return
 		}
 		read <- string(b)
 	}()
-	// Until the reader's goroutine opens the FIFO, Write finds none.
-	err := Write(fifo, writeString("streamed result"))
-	for deadline := time.Now().Add(10 * time.Second); errors.Is(err, ErrNoReader) && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-		err = Write(fifo, writeString("streamed result"))
-	}
-	if err != nil {
+	if err := Write(fifo, writeString("streamed result")); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	select {
@@ -233,39 +228,11 @@ func TestResolveRefusesALinkLoop(t *testing.T) {
 // TestWriteIntoAFIFOWithoutReader: a FIFO nobody reads is an error at
 // once, not a wait for ever.
 func TestWriteIntoAFIFOWithoutReader(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "result.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
+	fifo := fixture.FIFO(t, "result.fifo")
 	defer func(w time.Duration) { readerWait = w }(readerWait)
 	readerWait = 50 * time.Millisecond
 	if err := Write(fifo, writeString("lost")); !errors.Is(err, ErrNoReader) {
 		t.Errorf("Write = %v, want %v", err, ErrNoReader)
-	}
-}
-
-// TestWriteWaitsForAFIFOsReader: a reader that opens the FIFO a moment
-// after Write began gets the whole of it.
-func TestWriteWaitsForAFIFOsReader(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "result.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	read := make(chan string, 1)
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		b, err := os.ReadFile(fifo)
-		if err != nil {
-			read <- err.Error()
-			return
-		}
-		read <- string(b)
-	}()
-	if err := Write(fifo, writeString("late reader")); err != nil {
-		t.Fatalf("Write: %v", err)
-	}
-	if got := <-read; got != "late reader" {
-		t.Errorf("the reader got %q", got)
 	}
 }
 
@@ -319,10 +286,7 @@ func TestOpenFIFO(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fifo := filepath.Join(t.TempDir(), "result.fifo")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Skipf("no FIFOs here: %v", err)
-			}
+			fifo := fixture.FIFO(t, "result.fifo")
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			read := make(chan string, 1)
