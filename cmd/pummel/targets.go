@@ -160,17 +160,15 @@ const maxTargetsFile = 256 << 20
 func readTargetsFile(ctx context.Context, path string, stdin io.Reader) ([]byte, error) {
 	var data []byte
 	var err error
+	name := path
 	if path == stdinName {
+		name = "stdin"
 		data, err = io.ReadAll(io.LimitReader(stdin, maxTargetsFile+1))
 		if err == nil && len(data) > maxTargetsFile {
 			err = bodyfile.ErrTooLarge
 		}
 	} else {
 		data, err = bodyfile.Read(ctx, path, maxTargetsFile, fifoWait)
-	}
-	name := path
-	if path == stdinName {
-		name = "stdin"
 	}
 	switch {
 	case errors.Is(err, bodyfile.ErrTooLarge):
