@@ -188,8 +188,6 @@ func (c *compiler) body(field string, p Operation) (body, error) {
 		switch {
 		case errors.Is(err, bodyfile.ErrTooLarge):
 			return body{}, c.pos.errorf(field+".body_file", "%s holds more than %d MiB, the most a body may be", p.BodyFile, maxBody>>20)
-		case errors.Is(err, bodyfile.ErrNoWriter):
-			return body{}, c.pos.errorf(field+".body_file", "%s: %v; start its writer first, or save the body to a file", p.BodyFile, err)
 		case err != nil:
 			return body{}, c.pos.errorf(field+".body_file", "%v", err)
 		}

@@ -72,8 +72,6 @@ func bodyFileError(path, maxBody string, err error) error {
 	switch {
 	case errors.Is(err, bodyfile.ErrTooLarge):
 		return fmt.Errorf("%s holds more than --max-body %s; raise --max-body to send it", path, maxBody)
-	case errors.Is(err, bodyfile.ErrNoWriter):
-		return fmt.Errorf("%s: %w; start its writer first, or save the body to a file", path, err)
 	}
 	return err
 }

@@ -173,8 +173,6 @@ func readTargetsFile(ctx context.Context, path string, stdin io.Reader) ([]byte,
 	switch {
 	case errors.Is(err, bodyfile.ErrTooLarge):
 		return nil, fmt.Errorf("%s holds more than %d MiB: split the list", name, maxTargetsFile>>20)
-	case errors.Is(err, bodyfile.ErrNoWriter):
-		return nil, fmt.Errorf("%s: %w; start its writer first, or save the list to a file", path, err)
 	}
 	return data, err
 }

@@ -29,7 +29,8 @@ var ErrNoWriter = errors.New("no process wrote to this FIFO")
 // A FIFO (or a pipe, as /dev/fd/63 from a shell's <(…)) is read as it is
 // written: the body is what its writer writes until it closes it. Read
 // waits at most wait for a writer to open it, and as long again for each
-// write after that, then fails with ErrNoWriter; and it ends with ctx's
+// write after that, then fails with ErrNoWriter (its error names the
+// path and says what to do); and it ends with ctx's
 // error as soon as ctx is done. Opening it never waits (on Linux; on
 // other systems a FIFO is opened and read as an ordinary file).
 func Read(ctx context.Context, path string, limit int64, wait time.Duration) ([]byte, error) {
@@ -59,7 +60,7 @@ func Read(ctx context.Context, path string, limit int64, wait time.Duration) ([]
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, fmt.Errorf("%w for %v", ErrNoWriter, wait)
+		return nil, fmt.Errorf("%s: %w for %v; start its writer first, or save what it holds to a file", path, ErrNoWriter, wait)
 	case err == nil && int64(len(b)) > limit:
 		return nil, ErrTooLarge
 	}

@@ -126,6 +126,9 @@ func TestReadAFIFONobodyWrites(t *testing.T) {
 			if want := fmt.Sprint(tt.wait); errors.Is(err, ErrNoWriter) && !strings.Contains(err.Error(), want) {
 				t.Errorf("%q does not say the wait, %s", err, want)
 			}
+			if errors.Is(err, ErrNoWriter) && (!strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), "start its writer")) {
+				t.Errorf("%q does not name the FIFO and what to do", err)
+			}
 		})
 	}
 }
