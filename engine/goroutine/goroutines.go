@@ -49,12 +49,21 @@ func (t *goroutines) Open() error {
 	defer cancel()
 	var wg sync.WaitGroup
 	var opened, next atomic.Int64
+	// stopAt is when no dial starts any more (Unix ns), one dial timeout
+	// after the first failure, 0 before it. It is checked before each dial
+	// as well as cancelling ctx then: a dialer whose own timeout fires as
+	// the cutoff's does must not start a wave more before it sees ctx end.
+	var stopAt atomic.Int64
 	var firstErr error
 	var cutoff *time.Timer
 	var once sync.Once
+	dialing := func() bool {
+		at := stopAt.Load()
+		return ctx.Err() == nil && (at == 0 || time.Now().UnixNano() < at)
+	}
 	for range min(len(t.conns), Dialers) {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(t.conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
+			for i := next.Add(1) - 1; i < int64(len(t.conns)) && dialing(); i = next.Add(1) - 1 {
 				err := t.conns[i].openFirst(ctx)
 				if err == nil {
 					opened.Add(1)
@@ -62,6 +71,7 @@ func (t *goroutines) Open() error {
 				}
 				once.Do(func() {
 					firstErr = err
+					stopAt.Store(time.Now().Add(r.Config.Timeout).UnixNano())
 					cutoff = time.AfterFunc(r.Config.Timeout, cancel)
 				})
 				if opened.Load() == 0 {
