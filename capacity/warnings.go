@@ -8,14 +8,15 @@ import (
 	"github.com/pummel-dev/pummel/threshold"
 )
 
-// Warnings are what a search's result says beside its verdict, c being
-// its answer as the result records it: the warnings of the step that
-// stands for the answer, each naming that step; steps that passed with
-// failed requests when slo bounds no errors; a search that ended short of
-// its precision, when it finished (was neither stopped nor interrupted);
-// and, with an answer, connections far more than its rate needs
-// (inFlight: the connections times their streams).
-func Warnings(out Outcome, c stats.Capacity, slo []threshold.Expr, inFlight int, finished bool) []string {
+// Warnings are what a search's result says beside its verdict: the
+// warnings of the step that stands for the answer, each naming that step;
+// steps that passed with failed requests when slo bounds no errors; a
+// search that ended short of its precision (out.Capacity.Search names
+// it), when it finished (was neither stopped nor interrupted); and, with
+// an answer, connections far more than its rate needs (inFlight: the
+// connections times their streams).
+func Warnings(out Outcome, slo []threshold.Expr, inFlight int, finished bool) []string {
+	c := out.Capacity
 	warnings := finalStepWarnings(out)
 	if w := unboundedErrors(slo, out.Steps); w != "" {
 		warnings = append(warnings, w)

@@ -57,7 +57,7 @@ func TestCapacityWarningNamesItsStep(t *testing.T) {
 		{"the answer's step", steps[2], []string{"step 3 (1,000 req/s): " + warning}},
 		{"a step without warnings", steps[1], []string{}},
 	} {
-		got := Warnings(Outcome{Steps: steps, Final: tc.final}, stats.Capacity{}, nil, 0, true)
+		got := Warnings(Outcome{Steps: steps, Final: tc.final}, nil, 0, true)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: warnings %q; want %q", tc.name, got, tc.want)
 		}

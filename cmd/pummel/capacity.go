@@ -230,18 +230,17 @@ func (r *capacityRun) done(st stats.Result) {
 func (r *capacityRun) result(out capacity.Outcome, err error) (stats.Result, error) {
 	res := out.Final
 	res.Steps = out.Steps
-	c := out.Capacity
-	c.Search = r.search
-	res.Capacity = &c
+	out.Capacity.Search = r.search
+	res.Capacity = &out.Capacity
 	res.Interrupted = res.Interrupted || out.Interrupted
-	res.Warnings = capacity.Warnings(out, c, r.slo, r.cfg.Connections*max(r.cfg.Streams, 1), err == nil && !out.Interrupted)
+	res.Warnings = capacity.Warnings(out, r.slo, r.cfg.Connections*max(r.cfg.Streams, 1), err == nil && !out.Interrupted)
 	switch {
 	case errors.Is(err, capacity.ErrNoResponse):
 		return stats.Result{}, exitError{exitFailed, "the search could not be carried out: " + err.Error()}
 	case err != nil && len(out.Steps) == 0:
 		return stats.Result{}, err
 	case err != nil:
-		c.Stopped = err.Error()
+		out.Capacity.Stopped = err.Error()
 	}
 	return res, err
 }
