@@ -28,10 +28,8 @@ var connectionHeaders = map[string]bool{
 	"transfer-encoding": true, "upgrade": true, "host": true,
 }
 
-// NewRequest encodes a request. authority is the Host; header names are
-// lower-cased as HTTP/2 requires, and the connection-specific fields of
-// HTTP/1.1 are dropped (a "te" other than "trailers" too). A body gets a
-// content-length.
+// NewRequest encodes a request. authority is the Host; the fields are
+// those Fields lists.
 func NewRequest(method, scheme, authority, path string, headers []Header, body []byte) *Request {
 	var buf bytes.Buffer
 	enc := hpack.NewEncoder(&buf)
@@ -40,31 +38,38 @@ func NewRequest(method, scheme, authority, path string, headers []Header, body [
 	// before. The first block starts with the size update; the second,
 	// encoded the same way, is the one kept.
 	enc.SetMaxDynamicTableSizeLimit(0)
+	fields := Fields(method, scheme, authority, path, headers, len(body))
 	write := func() {
-		fields := []hpack.HeaderField{
-			{Name: ":method", Value: method},
-			{Name: ":scheme", Value: scheme},
-			{Name: ":authority", Value: authority},
-			{Name: ":path", Value: path},
-		}
-		hasLength := false
-		for _, h := range headers {
-			name := strings.ToLower(h.Name)
-			if connectionHeaders[name] || name == "te" && !strings.EqualFold(h.Value, "trailers") {
-				continue
-			}
-			hasLength = hasLength || name == "content-length"
-			fields = append(fields, hpack.HeaderField{Name: name, Value: h.Value})
-		}
-		if len(body) > 0 && !hasLength {
-			fields = append(fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(body))})
-		}
 		for _, f := range fields {
-			enc.WriteField(f) //nolint:errcheck // a bytes.Buffer does not fail
+			enc.WriteField(hpack.HeaderField{Name: f.Name, Value: f.Value}) //nolint:errcheck // a bytes.Buffer does not fail
 		}
 	}
 	write()
 	buf.Reset()
 	write()
 	return &Request{block: bytes.Clone(buf.Bytes()), body: body, head: method == "HEAD"}
+}
+
+// Fields lists a request's header fields as HTTP/2 and HTTP/3 send them:
+// the pseudo-header fields first, then headers with their names
+// lower-cased, the connection-specific fields of HTTP/1.1 dropped (a "te"
+// other than "trailers" too: RFC 9113 §8.2.2, RFC 9114 §4.2), and a
+// content-length for a body of bodyLen bytes that has none.
+func Fields(method, scheme, authority, path string, headers []Header, bodyLen int) []Header {
+	fields := make([]Header, 0, len(headers)+5)
+	fields = append(fields, Header{":method", method}, Header{":scheme", scheme},
+		Header{":authority", authority}, Header{":path", path})
+	hasLength := false
+	for _, h := range headers {
+		name := strings.ToLower(h.Name)
+		if connectionHeaders[name] || name == "te" && !strings.EqualFold(h.Value, "trailers") {
+			continue
+		}
+		hasLength = hasLength || name == "content-length"
+		fields = append(fields, Header{name, h.Value})
+	}
+	if bodyLen > 0 && !hasLength {
+		fields = append(fields, Header{"content-length", strconv.Itoa(bodyLen)})
+	}
+	return fields
 }
