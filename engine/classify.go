@@ -59,9 +59,13 @@ func ConnectFailure(err error) Failure {
 	var protoErr *h2.ConnError
 	var noStreams *NoStreamsError
 	var noH2 *NoHTTP2Error
+	var noH3 *NoHTTP3Error
+	var handshake *HandshakeError
 	switch {
-	case errors.Is(err, h2.ErrNoSettings), errors.As(err, &noStreams), errors.As(err, &noH2):
+	case errors.Is(err, h2.ErrNoSettings), errors.As(err, &noStreams), errors.As(err, &noH2), errors.As(err, &noH3):
 		return Fail(record.Connect, err.Error())
+	case errors.As(err, &handshake) && !errors.As(err, new(*tls.CertificateVerificationError)) && !IsTimeout(err):
+		return Fail(record.Connect, handshake.Cause)
 	case errors.As(err, &protoErr):
 		return Fail(record.Connect, "HTTP/2 handshake: protocol error: "+err.Error())
 	case errors.Is(err, syscall.ECONNREFUSED):

@@ -40,9 +40,16 @@ func newDialer(c *Config) *Dialer {
 			// then says so by choosing it, rather than with an alert.
 			d.tls.NextProtos = []string{"h2", "http/1.1"}
 		}
+		if c.Protocol == HTTP3 {
+			d.tls.NextProtos = []string{"h3"}
+		}
 	}
 	return d
 }
+
+// TLS is the TLS configuration of an https target's connections; nil for
+// plain http. It is shared: a caller that changes it clones it first.
+func (d *Dialer) TLS() *tls.Config { return d.tls }
 
 // Open dials one connection and, for https, completes the handshake
 // before returning, so the handshake never counts as request latency.

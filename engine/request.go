@@ -59,7 +59,26 @@ func buildRequest(c *Config) ([]byte, error) {
 // the same fields as buildRequest: a Host header is the :authority, and
 // the URL's credentials a Basic Authorization header.
 func buildH2Request(c *Config) *h2.Request {
+	return h2.NewRequest(c.method(), c.URL.Scheme, requestAuthority(c), c.URL.RequestURI(), requestFields(c), c.Body)
+}
+
+// requestAuthority is the :authority of c's request for HTTP/2 and
+// HTTP/3: the URL's host, or a Host header's value.
+func requestAuthority(c *Config) string {
 	authority := hostHeader(c.URL)
+	for _, h := range c.Headers {
+		if strings.EqualFold(h.Name, "Host") {
+			authority = h.Value
+		}
+	}
+	return authority
+}
+
+// requestFields is c's header fields for HTTP/2 and HTTP/3, before
+// h2.Fields adds the pseudo-headers: a user-agent (the one given, or
+// pummel's), an authorization from the URL's password unless one is
+// given, and the rest but Host.
+func requestFields(c *Config) []h2.Header {
 	headers := make([]h2.Header, 0, len(c.Headers)+2)
 	headers = append(headers, h2.Header{Name: "user-agent", Value: userAgent})
 	if auth := basicAuth(c.URL); auth != "" && !hasHeader(c.Headers, "Authorization") {
@@ -68,14 +87,13 @@ func buildH2Request(c *Config) *h2.Request {
 	for _, h := range c.Headers {
 		switch {
 		case strings.EqualFold(h.Name, "Host"):
-			authority = h.Value
 		case strings.EqualFold(h.Name, "User-Agent"):
 			headers[0].Value = h.Value
 		default:
 			headers = append(headers, h2.Header{Name: h.Name, Value: h.Value})
 		}
 	}
-	return h2.NewRequest(c.method(), c.URL.Scheme, authority, c.URL.RequestURI(), headers, c.Body)
+	return headers
 }
 
 // method is the request method the engine sends.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/engine/h3"
 	"github.com/pummel-dev/pummel/engine/http1"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
@@ -63,12 +65,16 @@ type Load struct {
 	// streamCap, if set, is 1 + the lowest stream limit a server set
 	// below --streams.
 	h2req     *h2.Request
+	h3req     *h3.Request // the request as HTTP/3 sends it, for HTTP/3
 	streamCap atomic.Int64
+	// warnings are what a transport said of the run (Warn), each once.
+	warnMu   sync.Mutex
+	warnings []string
 }
 
-// keepBodySize is how much of each response body is kept: for checks and
+// KeepBodySize is how much of each response body is kept: for checks and
 // a script's response(), or none.
-func (r *Load) keepBodySize() int {
+func (r *Load) KeepBodySize() int {
 	if r.keepBody {
 		return http1.MaxKeptBody
 	}
@@ -97,6 +103,15 @@ func (r *Load) requests(k int) ([]byte, int) {
 	return r.pipelined[:k*len(r.request)], 1
 }
 
+// Warn adds msg to the run's warnings, once however often it is said.
+func (r *Load) Warn(msg string) {
+	r.warnMu.Lock()
+	defer r.warnMu.Unlock()
+	if !slices.Contains(r.warnings, msg) {
+		r.warnings = append(r.warnings, msg)
+	}
+}
+
 // Stopped reports whether the run stopped (the stop rule: Load.halt).
 func (r *Load) Stopped() bool { return r.Halted.Load() }
 
@@ -121,7 +136,10 @@ func (r *Load) Stopped() bool { return r.Halted.Load() }
 //     forward before each request, which could overwrite the past one, so
 //     it checks halted after moving it; and a response's first read may be
 //     a direct system call that ignores deadlines (wire.direct), so it is
-//     made only while the load runs.
+//     made only while the load runs;
+//   - the QUIC transport (engine/quicgo): every live QUIC connection is
+//     closed (quicgo.Halt), which ends every stream's blocked read or
+//     write, and a waiting stream opener or handshake sees ctx end.
 //
 // So every connection stops at once, whatever the server does.
 func (r *Load) halt() {
@@ -217,6 +235,7 @@ func RunOn(ctx context.Context, cfg Config, open OpenTransport) (stats.Result, e
 	if limit := r.streamCap.Load(); limit > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the server allows %d streams per connection: --streams %d was capped to it", limit-1, cfg.Streams))
 	}
+	res.Warnings = append(res.Warnings, r.warnings...)
 	if res.Client.Saturated {
 		res.Warnings = append(res.Warnings, stats.SaturationWarning(res.Client))
 	}
@@ -228,16 +247,18 @@ func newRun(ctx context.Context, cfg *Config) (*Load, error) {
 		return nil, err
 	}
 	*cfg = cfg.part()
-	request, h2req, err := encodeRequest(cfg)
+	enc, err := encodeRequest(cfg)
 	if err != nil {
 		return nil, err
 	}
+	request := enc.http1
 	r := &Load{
 		Config:        cfg,
 		sent:          cfg,
 		digest:        requestDigest(cfg, request),
 		request:       request,
-		h2req:         h2req,
+		h2req:         enc.h2,
+		h3req:         enc.h3,
 		head:          cfg.method() == "HEAD",
 		keepBody:      cfg.Checks.needsBody(),
 		Dialer:        newDialer(cfg),

@@ -111,9 +111,11 @@ func (r *Load) useScriptFields(th *script.Thread) error {
 	for _, h := range t.Headers {
 		cfg.Headers = append(cfg.Headers, Header{Name: h.Name, Value: h.Value})
 	}
-	if r.request, r.h2req, err = encodeRequest(&cfg); err != nil {
+	enc, err := encodeRequest(&cfg)
+	if err != nil {
 		return err
 	}
+	r.request, r.h2req, r.h3req = enc.http1, enc.h2, enc.h3
 	r.sent = &cfg
 	r.head = cfg.method() == "HEAD"
 	r.pipelined = repeatRequest(r.request, r.depth)

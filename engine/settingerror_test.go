@@ -22,7 +22,7 @@ func TestSettingErrorSpellsSettingsAsTheCallerDoes(t *testing.T) {
 		errorText, callerText string
 	}{
 		{"streams need HTTP/2", func(c *Config) { c.Streams = 4 }, "streams", "http2",
-			"streams: streams are HTTP/2's (needs http2)", "streams are HTTP/2's"},
+			"streams: streams are HTTP/2's and HTTP/3's (needs http2)", "streams are HTTP/2's and HTTP/3's"},
 		{"HTTP/2 does not pipeline", func(c *Config) { c.Protocol, c.Pipeline = HTTP2, 4 }, "pipeline", "",
 			"pipeline: HTTP/2 does not pipeline; it keeps several requests in flight with streams",
 			"HTTP/2 does not pipeline; it keeps several requests in flight with --streams"},

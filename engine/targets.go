@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine/h2"
+	"github.com/pummel-dev/pummel/engine/h3"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/requestlog"
 )
@@ -48,6 +49,7 @@ const maxTargetSequence = 1 << 20
 type targetSet struct {
 	reqs   [][]byte      // each target's serialised request
 	h2reqs []*h2.Request // each target's request as HTTP/2 sends it, for HTTP/2
+	h3reqs []*h3.Request // and as HTTP/3 does, for HTTP/3
 	seq    []uint32      // the interleaving of the weights
 	rows   []TargetRow   // the rows of figures (TargetRows)
 	rowOf  []uint16      // each target's row
@@ -76,14 +78,17 @@ func buildTargets(c *Config) (*targetSet, error) {
 	var arena []byte // every request's bytes, one after another
 	ends := make([]int, len(c.Targets))
 	for i, t := range c.Targets {
-		req, h2req, err := encodeRequest(c.forTarget(t))
+		enc, err := encodeRequest(c.forTarget(t))
 		if err != nil {
 			return nil, fmt.Errorf("target %d: %w", i+1, err)
 		}
-		arena = append(arena, req...)
+		arena = append(arena, enc.http1...)
 		ends[i] = len(arena)
-		if h2req != nil {
-			ts.h2reqs = append(ts.h2reqs, h2req)
+		if enc.h2 != nil {
+			ts.h2reqs = append(ts.h2reqs, enc.h2)
+		}
+		if enc.h3 != nil {
+			ts.h3reqs = append(ts.h3reqs, enc.h3)
 		}
 		weights[i] = t.Weight
 	}
@@ -178,17 +183,33 @@ func (c *Conn) targetRequests(t Ticket) []byte {
 // H2Target is the target of an HTTP/2 stream for ticket t, and its
 // request: the load's one request without targets.
 func (c *Conn) H2Target(t Ticket) (*h2.Request, uint32) {
-	ts := c.Load.targets
-	if ts == nil {
+	if c.Load.targets == nil {
 		return c.Load.h2req, 0
 	}
+	target := c.streamTarget(t)
+	return c.Load.targets.h2reqs[target], target
+}
+
+// H3Target is the target of an HTTP/3 stream for ticket t, and its
+// request: the load's one request without targets.
+func (c *Conn) H3Target(t Ticket) (*h3.Request, uint32) {
+	if c.Load.targets == nil {
+		return c.Load.h3req, 0
+	}
+	target := c.streamTarget(t)
+	return c.Load.targets.h3reqs[target], target
+}
+
+// streamTarget is the target of a stream for ticket t: the ticket's place
+// in the targets' interleaving, or in a closed loop by time the
+// connection's next.
+func (c *Conn) streamTarget(t Ticket) uint32 {
 	i := t.index
 	if !t.indexed {
 		i = c.tg.next
 		c.tg.next++
 	}
-	target := ts.at(i)
-	return ts.h2reqs[target], target
+	return c.Load.targets.at(i)
 }
 
 // targetOf is the target of request j of the batch in hand; 0 without

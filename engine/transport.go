@@ -12,6 +12,9 @@ const (
 	EngineAuto      = "auto"      // the event loop where it can run, else goroutines
 	EngineLoop      = "loop"      // the event loop (Linux; plain TCP and Unix sockets)
 	EngineGoroutine = "goroutine" // a goroutine per connection
+	// EngineQUIC is HTTP/3's own transport (engine/quicgo): it is never
+	// asked for, the protocol chooses it.
+	EngineQUIC = "quic"
 )
 
 // Transport carries out a run's connections: the event loop
@@ -34,6 +37,9 @@ type Transport interface {
 // or EngineGoroutine), or for auto the event loop where it can serve the
 // run.
 func (c *Config) Transport() string {
+	if c.Protocol == HTTP3 {
+		return EngineQUIC
+	}
 	if c.Engine == EngineLoop || c.Engine == EngineGoroutine {
 		return c.Engine
 	}

@@ -20,7 +20,7 @@ func (c *Config) Validate() error {
 	if err := c.Shard.validate(c.Connections, c.Requests); err != nil {
 		return err
 	}
-	return cmp.Or(c.validateShape(), c.checkRequest(), c.validateRates(), c.validateTargets())
+	return cmp.Or(c.validateShape(), c.validateHTTP3(), c.checkRequest(), c.validateRates(), c.validateTargets())
 }
 
 // validateShape checks threads, duration, count, timeout, pipelining,
@@ -45,10 +45,10 @@ func (c *Config) validateShape() error {
 		return invalid("pipeline", "pipelining needs keep-alive connections")
 	case c.Streams < 0 || c.Streams > MaxStreams:
 		return invalid("streams", "%d, need between 1 and %d", c.Streams, MaxStreams)
-	case c.Protocol > HTTP2:
+	case c.Protocol > HTTP3:
 		return invalid("protocol", "%v is not one pummel speaks", c.Protocol)
-	case c.Streams > 1 && c.Protocol != HTTP2:
-		return needs("streams", "http2", "streams are HTTP/2's")
+	case c.Streams > 1 && c.Protocol == HTTP1:
+		return needs("streams", "http2", "streams are HTTP/2's and HTTP/3's")
 	case c.Protocol == HTTP2 && c.Pipeline > 1:
 		return invalid("pipeline", "HTTP/2 does not pipeline; it keeps several requests in flight with {streams}")
 	case c.Protocol == HTTP2 && c.NoKeepAlive:
@@ -61,7 +61,7 @@ func (c *Config) validateShape() error {
 		return invalid("warmup rate", "%g, need at most %g requests/s", c.WarmupRate, float64(MaxRate))
 	case c.Engine != "" && c.Engine != EngineAuto && c.Engine != EngineLoop && c.Engine != EngineGoroutine:
 		return invalid("engine", "%q, want auto, loop or goroutine", c.Engine)
-	case c.Engine == EngineLoop && c.loopCan() != nil:
+	case c.Engine == EngineLoop && c.Protocol != HTTP3 && c.loopCan() != nil:
 		return c.loopCan()
 	case !c.StartAt.IsZero() && time.Until(c.StartAt) < -maxStartSkew:
 		return invalid("start-at", "the start time passed more than a second ago")
@@ -109,6 +109,31 @@ func (c *Config) validateRates() error {
 		return invalid("rate", "an open-loop run does not pipeline")
 	case c.WarmupRequests > 0:
 		return invalid("warmup", "an open-loop warm-up is timed; use a duration")
+	}
+	return nil
+}
+
+// validateHTTP3 checks what HTTP/3 allows: QUIC carries TLS, so an https
+// URL, on its own transport; and what pummel does not do over it yet.
+func (c *Config) validateHTTP3() error {
+	if c.Protocol != HTTP3 {
+		return nil
+	}
+	switch {
+	case c.URL.Scheme != "https":
+		return invalid("http3", "HTTP/3 runs over QUIC, which carries TLS: give an https:// URL")
+	case c.UnixSocket != "":
+		return invalid("http3", "HTTP/3 runs over UDP, not a Unix socket")
+	case c.Dial != nil:
+		return invalid("http3", "HTTP/3 dials its own UDP socket; a custom dialer does not apply")
+	case c.Engine == EngineLoop || c.Engine == EngineGoroutine:
+		return invalid("engine", "HTTP/3 runs on its own QUIC transport; drop {engine}")
+	case c.Pipeline > 1:
+		return invalid("pipeline", "HTTP/3 does not pipeline; it keeps several requests in flight with {streams}")
+	case c.NoKeepAlive:
+		return invalid("http3", "HTTP/3 connections are kept alive; drop {no-keepalive}")
+	case c.Script != nil:
+		return invalid("http3", "wrk scripts do not run over HTTP/3 yet; use {targets} for requests that vary")
 	}
 	return nil
 }

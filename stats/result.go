@@ -309,7 +309,7 @@ type Config struct {
 	// Pipeline is the HTTP/1.1 pipelining depth (1: none).
 	Pipeline int `json:"pipeline,omitempty"`
 	// Protocol is what the connections spoke: "http/1.1", "h2" (HTTP/2
-	// over TLS) or "h2c" (HTTP/2 in the clear); empty in results from
+	// over TLS), "h2c" (HTTP/2 in the clear) or "h3" (HTTP/3); empty in results from
 	// before HTTP/2, which were HTTP/1.1.
 	Protocol string `json:"protocol,omitempty"`
 	// Streams is how many requests each HTTP/2 connection kept in flight

@@ -108,7 +108,7 @@ func TestBadPlans(t *testing.T) {
 		{"bad mode name", minimal + "modes:\n  - name: a/b\n", "11: modes[0].name: \"a/b\""},
 		{"bad threshold", minimal + "    thresholds: [p99<20]\n", "10: operations[0].thresholds[0]: \"p99<20\": bound \"20\" needs a unit"},
 		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
-		{"streams without http2", minimal + "    streams: 16\n", "10: operations[0].streams: streams are HTTP/2's; add http2: true"},
+		{"streams without http2", minimal + "    streams: 16\n", "10: operations[0].streams: streams are HTTP/2's and HTTP/3's; add http2: true"},
 		{"streams with http2", minimal + "    http2: true\n    streams: 16\n", ""},
 		{"too many streams", minimal + "    http2: true\n    streams: 2000\n", "11: operations[0].streams: 2000, need between 1 and 1024"},
 		{"rate below one request names the field", strings.Replace(minimal, "sequential: {warmup: 2, requests: 10}", "open: {rate: 0.5, duration: 1s}", 1),
