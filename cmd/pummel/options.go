@@ -39,6 +39,7 @@ type options struct {
 	connectTos, resolves cli.StringSlice // --connect-to, --resolve
 
 	http2   bool   // --http2
+	http3   bool   // --http3
 	streams string // --streams
 
 	script                string
@@ -114,7 +115,7 @@ var settingFlags = map[string]string{
 	"requests": "-n/--requests", "timeout": "--timeout", "pipeline": "--pipeline", "warmup": "--warmup",
 	"warmup rate": "--warmup-rate", "engine": "--engine", "start-at": "--start-at", "shard": "--shard",
 	"method": "-m/--method", "header": "-H/--header", "rate": "-R/--rate",
-	"connect-to": "--connect-to/--resolve", "streams": "--streams", "http2": "--http2",
+	"connect-to": "--connect-to/--resolve", "streams": "--streams", "http2": "--http2", "http3": "--http3",
 	"no-keepalive": "--no-keepalive", "targets": "--targets",
 }
 
@@ -211,6 +212,9 @@ func (o *options) shape(c *engine.Config) error {
 		return badFlag("--pipeline", orMin(err, o.pipeline))
 	}
 	c.Pipeline = int(n)
+	if o.http2 && o.http3 {
+		return usageError{"--http3: give --http2 or --http3, not both"}
+	}
 	c.Protocol, c.Streams = o.protocol(), 1
 	if o.streams != "" {
 		if n, err = parseCount(o.streams); err != nil || n < 1 {
@@ -222,8 +226,12 @@ func (o *options) shape(c *engine.Config) error {
 	return nil
 }
 
-// protocol is the protocol the flags choose: HTTP/2 with --http2.
+// protocol is the protocol the flags choose: HTTP/2 with --http2, HTTP/3
+// with --http3.
 func (o *options) protocol() engine.Protocol {
+	if o.http3 {
+		return engine.HTTP3
+	}
 	if o.http2 {
 		return engine.HTTP2
 	}

@@ -1,6 +1,6 @@
 // Package transports runs a load on the transport its Config asks for:
-// the event loop (engine/loop, on Linux) or a goroutine per connection
-// (engine/goroutine). It is the one package that knows every transport,
+// the event loop (engine/loop, on Linux), a goroutine per connection
+// (engine/goroutine), or QUIC for HTTP/3 (engine/quicgo). It is the one package that knows every transport,
 // so that the engine's counting core knows none.
 package transports
 
@@ -9,6 +9,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/goroutine"
+	"github.com/pummel-dev/pummel/engine/quicgo"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -22,8 +23,11 @@ func Run(ctx context.Context, cfg engine.Config) (stats.Result, error) {
 // Open makes the transport r's Config asks for, its connections spread
 // over workers.
 func Open(r *engine.Load, workers []*engine.Worker) engine.Transport {
-	if r.Config.Transport() == engine.EngineLoop {
+	switch r.Config.Transport() {
+	case engine.EngineLoop:
 		return openLoop(r, workers)
+	case engine.EngineQUIC:
+		return quicgo.New(r, workers)
 	}
 	return goroutine.New(r, workers)
 }

@@ -42,12 +42,15 @@ func writeHeader(ew *Printer, c stats.Config) {
 	}
 }
 
-// ProtocolName names an HTTP/2 run's protocol ("HTTP/2 (h2c)"); it is
-// empty for HTTP/1.1, which every output takes for granted, as wrk does.
+// ProtocolName names an HTTP/2 or HTTP/3 run's protocol ("HTTP/2
+// (h2c)", "HTTP/3 (h3)"); it is empty for HTTP/1.1, which every output
+// takes for granted, as wrk does.
 func ProtocolName(c stats.Config) string {
 	switch c.Protocol {
 	case "h2", "h2c":
 		return "HTTP/2 (" + c.Protocol + ")"
+	case "h3":
+		return "HTTP/3 (h3)"
 	}
 	return ""
 }

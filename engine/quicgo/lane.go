@@ -1,0 +1,182 @@
+package quicgo
+
+import (
+	"errors"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/engine/h3"
+	"github.com/quic-go/quic-go"
+)
+
+// lane is one request in flight at a time on a connection: a goroutine
+// that opens a stream per request, with its own counting core.
+type lane struct {
+	engine.Conn
+	own   engine.Outbox
+	c     *conn
+	rd    *h3.Reader
+	on    *session    // the connection of the lane's last stream
+	timer *time.Timer // paces open-loop sends and backoffs; nil until needed
+}
+
+func newLane(c *conn) *lane {
+	l := &lane{c: c}
+	r := c.tr.load
+	l.Init(r, c.worker, &l.own, nil)
+	l.rd = h3.NewReader(r.KeepBodySize())
+	return l
+}
+
+// loop sends requests until the run stops or runs out of them.
+func (l *lane) loop() {
+	defer l.finish()
+	r := l.c.tr.load
+	for {
+		t, ok := r.Next(l.Worker)
+		if !ok || !l.waitUntil(t.Due) {
+			return
+		}
+		req, target := l.H3Target(t)
+		l.exchange(&t, req, target)
+	}
+}
+
+// exchange sends ticket t's request on a stream and reads its response;
+// a stream that could not open goes on the next connection.
+func (l *lane) exchange(t *engine.Ticket, req *h3.Request, target uint32) {
+	for {
+		s := l.c.acquire(l, t, target)
+		if s == nil {
+			return
+		}
+		if s != l.on {
+			l.on = s
+			l.Attached()
+		}
+		str, err := l.openStream(s)
+		if err != nil { // never written: the request goes on the next connection
+			l.c.release(s)
+			l.c.lost(s, t.Phase)
+			continue
+		}
+		done := l.send(t, s, str, req, target)
+		l.c.release(s)
+		if done {
+			return
+		}
+	}
+}
+
+// openStream opens a stream on s: at once while the server's stream limit
+// allows, else once it does (the limit noted as a warning when below
+// --streams).
+func (l *lane) openStream(s *session) (*quic.Stream, error) {
+	str, err := s.qc.OpenStream()
+	if err == nil || !errors.As(err, new(*quic.StreamLimitReachedError)) {
+		return str, err
+	}
+	if s.limitSeen.CompareAndSwap(false, true) {
+		if open := int(s.open.Load()) - 1; open < l.Load.Config.StreamsPerConn() {
+			l.H3StreamLimit(max(open, 1))
+		}
+	}
+	return s.qc.OpenStreamSync(l.Load.Ctx)
+}
+
+// send writes the request on str and reads its response, and counts how
+// it ended. It reports false when the request was never written (the
+// connection was gone): it goes on the next connection.
+func (l *lane) send(t *engine.Ticket, s *session, str *quic.Stream, req *h3.Request, target uint32) bool {
+	sent := time.Now()
+	str.SetDeadline(sent.Add(l.Load.Config.Timeout)) //nolint:errcheck // always nil
+	n, err := str.Write(req.Wire())
+	if err != nil && n == 0 && connClosed(err) && !l.Load.Stopped() {
+		l.c.lost(s, t.Phase)
+		return false
+	}
+	l.BytesOut += int64(n)
+	status := 0
+	if err == nil || stopSending(err) {
+		// A server may answer before it read the whole request, and stop
+		// the rest with STOP_SENDING (RFC 9114 §4.1): its response is
+		// read all the same, and the close of a stopped side fails
+		// harmlessly.
+		str.Close() //nolint:errcheck // see above
+		status, err = l.rd.Read(str, req.Head())
+		l.BytesIn += l.rd.BytesIn()
+	}
+	if err == nil {
+		s.served.Add(1)
+		l.H3Responded(t, sent, time.Now(), target, status, l.rd.Body)
+		return true
+	}
+	end := l.endOf(err, s, str)
+	l.H3Failed(t, sent, target, end)
+	if end.Kind == engine.H3Lost || end.Kind == engine.H3NotProcessed {
+		l.c.lost(s, t.Phase)
+	}
+	return true
+}
+
+// endOf names how str ended without a response, from err, and ends the
+// stream where the client must: a timeout or a malformed response is
+// cancelled with its code, the connection kept.
+func (l *lane) endOf(err error, s *session, str *quic.Stream) engine.H3End {
+	var se *quic.StreamError
+	var pe *h3.ProtocolError
+	switch {
+	case errors.As(err, &se) && se.Remote:
+		cancel(str, h3.RequestCancelled)
+		return engine.H3End{Kind: engine.H3Reset, Code: h3.ErrCode(se.ErrorCode)}
+	case connClosed(err):
+		if id := s.goAway.Load(); id > 0 && uint64(str.StreamID()) >= id-1 {
+			return engine.H3End{Kind: engine.H3NotProcessed}
+		}
+		return engine.H3End{Kind: engine.H3Lost, Cause: closeCause(err)}
+	case errors.As(err, &pe):
+		cancel(str, pe.Code)
+		return engine.H3End{Kind: engine.H3Malformed, Code: pe.Code, Cause: pe.Error()}
+	case engine.IsTimeout(err):
+		cancel(str, h3.RequestCancelled)
+		return engine.H3End{Kind: engine.H3TimedOut, Started: l.rd.Started}
+	}
+	cancel(str, h3.RequestCancelled)
+	return engine.H3End{Kind: engine.H3Malformed, Cause: err.Error()}
+}
+
+// cancel ends both sides of str with code: STOP_SENDING and RESET_STREAM.
+func cancel(str *quic.Stream, code h3.ErrCode) {
+	str.CancelRead(quic.StreamErrorCode(code))
+	str.CancelWrite(quic.StreamErrorCode(code))
+}
+
+// waitUntil sleeps until at (an open-loop request's intended send time,
+// a backoff; zero: no wait); it reports false if the run stopped first.
+func (l *lane) waitUntil(at time.Time) bool {
+	d := time.Until(at)
+	if at.IsZero() || d <= 0 {
+		return !l.Load.Stopped()
+	}
+	if l.timer == nil {
+		l.timer = time.NewTimer(d)
+	} else {
+		l.timer.Reset(d)
+	}
+	select {
+	case <-l.timer.C:
+		return true
+	case <-l.Load.Ctx.Done():
+		return false
+	}
+}
+
+// finish hands the lane's last outcomes to its worker; the connection's
+// own counts go with its first lane.
+func (l *lane) finish() {
+	l.TakeBytes(l.Ticket.Phase)
+	l.own.Flush(l.Worker)
+	if l == l.c.lanes[0] {
+		l.c.finish()
+	}
+}
