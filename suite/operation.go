@@ -47,7 +47,10 @@ func (c *compiler) operations(ps []Operation) ([]recordedConfig, error) {
 // operation checks one operation; earlier indexes the ones before it.
 func (c *compiler) operation(field string, p Operation, earlier map[string]int) (recordedConfig, error) {
 	op := recordedConfig{name: p.Name, method: strings.ToUpper(p.Method), url: p.URL, dependsOn: -1,
-		protocol: protocol(p.HTTP2), streams: p.Streams}
+		protocol: protocol(p.HTTP2, p.HTTP3), streams: p.Streams}
+	if p.HTTP2 && p.HTTP3 {
+		return op, c.pos.errorf(field+".http3", "give http2: true or http3: true, not both")
+	}
 	if p.URL == "" {
 		return op, c.pos.errorf(field+".url", "required, e.g. http://127.0.0.1:{port}/")
 	}
@@ -90,8 +93,12 @@ func (c *compiler) operation(field string, p Operation, earlier map[string]int) 
 	return op, nil
 }
 
-// protocol is the protocol an operation speaks: HTTP/2 with http2: true.
-func protocol(http2 bool) engine.Protocol {
+// protocol is the protocol an operation speaks: HTTP/2 with http2: true,
+// HTTP/3 with http3: true.
+func protocol(http2, http3 bool) engine.Protocol {
+	if http3 {
+		return engine.HTTP3
+	}
 	if http2 {
 		return engine.HTTP2
 	}
@@ -102,7 +109,7 @@ func protocol(http2 bool) engine.Protocol {
 // setting it has one for; the others are the load shape's.
 var operationFields = map[string]string{
 	"URL": "url", "method": "method", "header": "headers", "timeout": "timeout",
-	"streams": "streams", "http2": "http2",
+	"streams": "streams", "http2": "http2", "http3": "http3",
 }
 
 // neededFields say what an operation adds to set a setting that another

@@ -80,7 +80,10 @@ type Operation struct {
 	// HTTP2 speaks HTTP/2 (h2 over TLS, h2c for http://), with Streams
 	// requests in flight per connection (default 1), as --http2 and
 	// --streams.
-	HTTP2   bool   `yaml:"http2" json:"http2,omitempty"`
+	HTTP2 bool `yaml:"http2" json:"http2,omitempty"`
+	// HTTP3 speaks HTTP/3 over QUIC (https only), with Streams, as
+	// --http3.
+	HTTP3   bool   `yaml:"http3" json:"http3,omitempty"`
 	Streams int    `yaml:"streams" json:"streams,omitempty"`
 	Checks  Checks `yaml:"checks" json:"checks"`
 	Load    Shape  `yaml:"load" json:"load"`

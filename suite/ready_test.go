@@ -45,7 +45,7 @@ func TestReadyHTTP2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := []engine.Protocol{s.ops[0].protocol, s.ops[1].protocol}; got[0] != protocol(tt.ops[0]) || got[1] != protocol(tt.ops[1]) {
+			if got := []engine.Protocol{s.ops[0].protocol, s.ops[1].protocol}; got[0] != protocol(tt.ops[0], false) || got[1] != protocol(tt.ops[1], false) {
 				t.Fatalf("operations' protocols %v, want HTTP/2 for %v", got, tt.ops)
 			}
 			if s.server.readyHTTP2 != tt.want {
