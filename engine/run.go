@@ -67,9 +67,12 @@ type Load struct {
 	h2req     *h2.Request
 	h3req     *h3.Request // the request as HTTP/3 sends it, for HTTP/3
 	streamCap atomic.Int64
-	// warnings are what a transport said of the run (Warn), each once.
+	// warnings are what a transport said of the run (Warn), each once,
+	// and quic what its QUIC connections counted (AddQUIC); warnMu
+	// guards both.
 	warnMu   sync.Mutex
 	warnings []string
+	quic     *stats.QUIC
 }
 
 // KeepBodySize is how much of each response body is kept: for checks and
@@ -110,6 +113,16 @@ func (r *Load) Warn(msg string) {
 	if !slices.Contains(r.warnings, msg) {
 		r.warnings = append(r.warnings, msg)
 	}
+}
+
+// AddQUIC adds what a closed QUIC connection counted to the run's.
+func (r *Load) AddQUIC(q stats.QUIC) {
+	r.warnMu.Lock()
+	defer r.warnMu.Unlock()
+	if r.quic == nil {
+		r.quic = new(stats.QUIC)
+	}
+	r.quic.Add(q)
 }
 
 // Stopped reports whether the run stopped (the stop rule: Load.halt).
@@ -236,6 +249,10 @@ func RunOn(ctx context.Context, cfg Config, open OpenTransport) (stats.Result, e
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the server allows %d streams per connection: --streams %d was capped to it", limit-1, cfg.Streams))
 	}
 	res.Warnings = append(res.Warnings, r.warnings...)
+	if r.quic != nil {
+		q := *r.quic
+		res.QUIC = &q
+	}
 	if res.Client.Saturated {
 		res.Warnings = append(res.Warnings, stats.SaturationWarning(res.Client))
 	}

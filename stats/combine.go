@@ -51,7 +51,7 @@ func combine(rs []Result, how Combination) (Result, error) {
 	out := rs[0]
 	out.Status, out.ErrorCauses, out.Stages, out.Warnings = map[string]int64{}, nil, nil, nil
 	out.Shard, out.Shards = nil, nil
-	out.Requests, out.BytesRead, out.BytesWritten, out.Reconnects = 0, 0, 0, 0
+	out.Requests, out.BytesRead, out.BytesWritten, out.Reconnects, out.QUIC = 0, 0, 0, 0, nil
 	out.Errors, out.Connect, out.Client = Errors{}, ConnectTime{}, ClientUsage{CPUs: rs[0].Client.CPUs}
 	out.Interrupted = false
 	out.Thresholds = nil // each result's conditions held for it alone
@@ -112,6 +112,7 @@ func (out *Result) addCounts(r Result) {
 	out.BytesRead += r.BytesRead
 	out.BytesWritten += r.BytesWritten
 	out.Reconnects += r.Reconnects
+	out.QUIC = addQUIC(out.QUIC, r.QUIC)
 	for code, n := range r.Status {
 		out.Status[code] += n
 	}

@@ -30,6 +30,9 @@ type Result struct {
 	// Reconnects counts connections the server closed cleanly between
 	// responses; pummel reopened them without counting an error.
 	Reconnects int64 `json:"reconnects"`
+	// QUIC is what HTTP/3's connections sent and received, as QUIC
+	// counts it; nil for other protocols.
+	QUIC *QUIC `json:"quic,omitempty"`
 	// Latency summarises the response times, in microseconds, from the
 	// start of writing a request to the end of reading its response, over
 	// every response whatever its status (wrk's count). It is nil (null in
@@ -392,4 +395,38 @@ const saturationPrefix = "pummel used "
 func SaturationWarning(u ClientUsage) string {
 	return fmt.Sprintf(saturationPrefix+"%.0f%% of the %d CPU(s) it may run on: the figures may reflect the client rather than the server (use fewer connections, or give pummel more CPUs than the server)",
 		u.CPUPercent, u.CPUs)
+}
+
+// QUIC counts the packets and bytes of a run's QUIC connections, over
+// their whole lives: handshakes and any warm-up included, retransmissions
+// included, UDP and IP headers not.
+type QUIC struct {
+	PacketsSent     int64 `json:"packets_sent"`
+	PacketsReceived int64 `json:"packets_received"`
+	PacketsLost     int64 `json:"packets_lost"`
+	BytesSent       int64 `json:"bytes_sent"`
+	BytesReceived   int64 `json:"bytes_received"`
+}
+
+// Add adds o's counts to q's.
+func (q *QUIC) Add(o QUIC) {
+	q.PacketsSent += o.PacketsSent
+	q.PacketsReceived += o.PacketsReceived
+	q.PacketsLost += o.PacketsLost
+	q.BytesSent += o.BytesSent
+	q.BytesReceived += o.BytesReceived
+}
+
+// addQUIC is the sum of a and b; nil when both are.
+func addQUIC(a, b *QUIC) *QUIC {
+	if a == nil && b == nil {
+		return nil
+	}
+	var s QUIC
+	for _, q := range []*QUIC{a, b} {
+		if q != nil {
+			s.Add(*q)
+		}
+	}
+	return &s
 }

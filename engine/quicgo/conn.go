@@ -10,6 +10,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/h3"
+	"github.com/pummel-dev/pummel/stats"
 	"github.com/quic-go/quic-go"
 )
 
@@ -197,6 +198,9 @@ func (c *conn) replace(s *session, phase int) {
 		return
 	}
 	c.cur = nil
+	if c.tr.load.Stopped() { // closed by the stop: nothing to count
+		return
+	}
 	if wait := c.core.H3Replaced(phase, int(s.served.Load())); wait > 0 {
 		c.dialAt = time.Now().Add(wait)
 	}
@@ -238,8 +242,16 @@ func (c *conn) finish() {
 func (s *session) close() {
 	s.closeOnce.Do(func() {
 		s.qc.CloseWithError(quic.ApplicationErrorCode(h3.NoError), "") //nolint:errcheck // closing
-		s.tr.unregister(s)
+		s.closed()
 	})
+}
+
+// closed forgets s, closed, and adds what it counted to the run's.
+func (s *session) closed() {
+	s.tr.unregister(s)
+	st := s.qc.ConnectionStats()
+	s.tr.load.AddQUIC(stats.QUIC{PacketsSent: int64(st.PacketsSent), PacketsReceived: int64(st.PacketsReceived),
+		PacketsLost: int64(st.PacketsLost), BytesSent: int64(st.BytesSent), BytesReceived: int64(st.BytesReceived)})
 }
 
 // dialError names a failed handshake's cause for the connect error.

@@ -63,6 +63,6 @@ func (s *session) readControl(br *bufio.Reader) {
 func (s *session) fail(code h3.ErrCode, cause string) {
 	s.closeOnce.Do(func() {
 		s.qc.CloseWithError(quic.ApplicationErrorCode(code), cause) //nolint:errcheck // closing
-		s.tr.unregister(s)
+		s.closed()
 	})
 }

@@ -208,6 +208,11 @@ func writeConnections(ew *Printer, r stats.Result) {
 	if r.Reconnects > 0 {
 		ew.Printf("Reconnects: %d\n", r.Reconnects)
 	}
+	if q := r.QUIC; q != nil && r.Requests > 0 {
+		n := float64(r.Requests)
+		ew.Printf("QUIC packets per response: %.2f sent, %.2f received; %d lost\n",
+			float64(q.PacketsSent)/n, float64(q.PacketsReceived)/n, q.PacketsLost)
+	}
 	if c := r.Connect; c.Count > 0 {
 		ew.Printf("Connect time: mean %s, max %s, %d connects\n", FormatTime(c.Mean), FormatTime(c.Max), c.Count)
 	}
