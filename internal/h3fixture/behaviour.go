@@ -72,8 +72,11 @@ type Behaviour struct {
 	// above that id with H3_REQUEST_REJECTED (counted by Rejected), serves
 	// the ones below it as usual, and once they are finished and the
 	// client has acknowledged each FIN or reset the server sent on them,
-	// closes the connection with H3_NO_ERROR (0x100). A stream the client
-	// opens as the connection closes sees that close instead of a reset.
+	// waits 500 ms more for the client's readers (quic-go fails a stream
+	// on its connection's close, even with its data received) and closes
+	// the connection with H3_NO_ERROR (0x100), unless the client closed
+	// it first. A stream the client opens as the connection closes sees
+	// that close instead of a reset.
 	GoAwayAfter int
 	// CloseAfter closes a connection with H3_INTERNAL_ERROR (0x102) as
 	// soon as its CloseAfter-th request's HEADERS have been read: that

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/quicvarint"
@@ -15,6 +16,14 @@ import (
 // empty SETTINGS frame, which leaves the client's QPACK dynamic table at
 // capacity 0.
 var controlPreamble = appendFrame([]byte{streamControl}, frameSettings, nil)
+
+// goAwayLinger is how long a connection stays open after a GOAWAY once
+// the client has acknowledged every response below it. quic-go's receive
+// streams fail as soon as their connection closes, even with data
+// received but not yet read, so a close on the heels of the last
+// acknowledgement would lose responses the client's reader goroutines had
+// not yet picked up.
+const goAwayLinger = 500 * time.Millisecond
 
 // conn is one connection being served.
 type conn struct {
@@ -98,15 +107,23 @@ func (c *conn) sendGoAway(id quic.StreamID) {
 }
 
 // drain waits until the streams below the GOAWAY are finished and the
-// client has acknowledged how each ended, then closes the connection with
-// H3_NO_ERROR.
+// client has acknowledged how each ended, then lingers for goAwayLinger
+// (the client may close first) and closes the connection with H3_NO_ERROR.
 func (c *conn) drain() {
 	c.below.Wait()
 	c.s.mu.Lock()
 	ends := append([]quic.StreamID(nil), c.ends...)
 	c.s.mu.Unlock()
-	if c.flight.wait(c.qc.Context(), c.s.done, ends) {
+	if !c.flight.wait(c.qc.Context(), c.s.done, ends) {
+		return
+	}
+	linger := time.NewTimer(goAwayLinger)
+	defer linger.Stop()
+	select {
+	case <-linger.C:
 		_ = c.qc.CloseWithError(CodeNoError, "")
+	case <-c.qc.Context().Done():
+	case <-c.s.done:
 	}
 }
 
