@@ -144,3 +144,25 @@ func TestCAFile(t *testing.T) {
 	want(t, "ClientTLS ALPN", slices.Equal(tc.NextProtos, []string{"h3"}), true)
 	want(t, "URL", s.URL(), "https://"+s.Addr()+"/")
 }
+
+// TestUnknownFramesSkipped sends frames of unknown types (the grease
+// values of RFC 9114 §7.2.8) around a request's HEADERS and DATA: the
+// server skips them.
+func TestUnknownFramesSkipped(t *testing.T) {
+	s := Start(t, Behaviour{})
+	c := dial(t, s)
+	grease := appendFrame(nil, 0x21, []byte("skip me"))
+	raw := append(append([]byte{}, grease...), headers("POST", "/grease")...)
+	raw = append(raw, grease...)
+	raw = appendFrame(raw, frameData, []byte("body"))
+	raw = append(raw, grease...)
+	str, err := c.open(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := readResponse(str); err != nil || !r.ok(200, 0) {
+		t.Errorf("response %+v (%v)", r, err)
+	}
+	want(t, "BodyBytes", s.BodyBytes(), 4)
+	want(t, "Violations", s.Violations(), 0)
+}
