@@ -85,11 +85,12 @@ type Behaviour struct {
 	// closing are not counted.
 	CloseAfter int
 	// StatelessResetAfter crashes the server once it has read
-	// StatelessResetAfter requests in all: it closes its quic.Transport
+	// StatelessResetAfter requests in all, leaving that one and any still
+	// being answered without a response: it closes its quic.Transport
 	// without sending CONNECTION_CLOSE and starts a new one on the same
 	// UDP socket with the same stateless reset key, which answers each
-	// packet of an old connection (larger than 42 bytes: a request, not
-	// a bare PING or ACK) with a stateless reset, so the client sees
+	// packet of an old connection (larger than 42 bytes: a request, not a
+	// bare PING or ACK) with a stateless reset, so the client sees
 	// *quic.StatelessResetError. It accepts new connections, which it
 	// serves as usual; Restarted reports when it is listening. Requests
 	// read by the crashing transport after the StatelessResetAfter-th are
@@ -110,9 +111,10 @@ type Behaviour struct {
 	// is the usual one. Counted by Faults, not Responses.
 	ReservedFrame bool
 	// BadQPACK answers each request with a HEADERS frame whose block
-	// refers to the QPACK dynamic table (Required Insert Count 1), which
-	// the server's SETTINGS forbade: QPACK_DECOMPRESSION_FAILED for the
-	// client. Then FIN. Counted by Faults, not Responses.
+	// refers to the QPACK dynamic table (a nonzero Required Insert
+	// Count), which the server never filled (it opens no encoder stream):
+	// QPACK_DECOMPRESSION_FAILED for the client. Then FIN. Counted by
+	// Faults, not Responses.
 	BadQPACK bool
 	// ContentLengthMismatch announces "content-length: BodySize+5" but
 	// sends BodySize bytes, then FIN. Counted by Faults, not Responses.

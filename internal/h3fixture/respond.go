@@ -13,9 +13,8 @@ import (
 var reservedFrame = appendFrame(nil, 0x02, nil)
 
 // badQPACK is BadQPACK's header block: an encoded Required Insert Count
-// of 2 (nonzero, so it refers to the dynamic table, which the client's
-// SETTINGS leave at capacity 0), Base 0, then an indexed field line for
-// dynamic entry 0.
+// of 2 (nonzero, so it refers to the dynamic table, which the server
+// never filled), Base 0, then an indexed field line for dynamic entry 0.
 var badQPACK = []byte{0x02, 0x00, 0x80}
 
 // encodeResponse returns what answers each request stream under b: HEADERS
