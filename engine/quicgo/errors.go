@@ -2,7 +2,6 @@ package quicgo
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/pummel-dev/pummel/engine/h3"
 	"github.com/quic-go/quic-go"
@@ -22,7 +21,8 @@ func connClosed(err error) bool {
 }
 
 // closeCause says how the connection of err ended, for a lost stream's
-// error.
+// error. The reason phrase a close carries is left out: it is the
+// server's free text, and a cause is a key every such error adds to.
 func closeCause(err error) string {
 	var (
 		app   *quic.ApplicationError
@@ -30,27 +30,19 @@ func closeCause(err error) string {
 	)
 	switch {
 	case errors.As(err, &app) && app.Remote:
-		return withReason("by the server ("+h3.ErrCode(app.ErrorCode).String()+")", app.ErrorMessage)
+		return "by the server (" + h3.ErrCode(app.ErrorCode).String() + ")"
 	case errors.As(err, &app):
-		return withReason("by pummel ("+h3.ErrCode(app.ErrorCode).String()+")", app.ErrorMessage)
+		return "by pummel (" + h3.ErrCode(app.ErrorCode).String() + ")"
 	case errors.As(err, &trans) && trans.Remote:
-		return withReason("by the server (QUIC "+trans.ErrorCode.String()+")", trans.ErrorMessage)
+		return "by the server (QUIC " + trans.ErrorCode.String() + ")"
 	case errors.As(err, &trans):
-		return withReason("QUIC "+trans.ErrorCode.String(), trans.ErrorMessage)
+		return "QUIC " + trans.ErrorCode.String()
 	case errors.As(err, new(*quic.IdleTimeoutError)):
 		return "idle timeout"
 	case errors.As(err, new(*quic.StatelessResetError)):
 		return "stateless reset"
 	}
 	return err.Error()
-}
-
-// withReason adds the reason phrase a close carried, if any.
-func withReason(s, reason string) string {
-	if reason == "" {
-		return s
-	}
-	return fmt.Sprintf("%s: %q", s, reason)
 }
 
 // stopSending tells a write the server stopped with STOP_SENDING: the

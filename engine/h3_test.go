@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/internal/h3fixture"
+	"github.com/pummel-dev/pummel/stats"
+)
+
+// h3Config is a -n run of n requests over HTTP/3 against srv, on 2
+// connections of streams streams each.
+func h3Config(srv *h3fixture.Server, n int64, streams int) Config {
+	u, _ := url.Parse(srv.URL())
+	return Config{URL: u, TLS: srv.ClientTLS(), Connections: 2, Threads: 1, Requests: n,
+		Timeout: 5 * time.Second, Protocol: HTTP3, Streams: streams}
+}
+
+// TestHTTP3CountsEveryStreamOnce runs -n against HTTP/3 servers that
+// misbehave, each in its own way: every request ends once, as a response
+// the server agrees it sent or as one error of the expected cause, and
+// the client never breaks the protocol.
+func TestHTTP3CountsEveryStreamOnce(t *testing.T) {
+	const n = 400
+	tests := []struct {
+		name    string
+		b       h3fixture.Behaviour
+		streams int
+		timeout time.Duration
+		// lossy: the server closes connections at once, so responses it
+		// wrote may never arrive: pummel counts at most what it sent.
+		lossy bool
+		check func(t *testing.T, res stats.Result, srv *h3fixture.Server)
+	}{
+		{"honest, with a body", h3fixture.Behaviour{BodySize: 1000}, 16, 0, false, h3Clean},
+		{"every 10th stream reset", h3fixture.Behaviour{ResetEvery: 10, ResetCode: h3fixture.CodeInternalError}, 16, 0, false,
+			h3Errors(n/10, "read", "stream reset by the server (H3_INTERNAL_ERROR)")},
+		{"every 10th stream rejected", h3fixture.Behaviour{RejectEvery: 10}, 16, 0, false,
+			h3Errors(n/10, "read", "not processed: H3_REQUEST_REJECTED")},
+		{"GOAWAY after 50 streams", h3fixture.Behaviour{GoAwayAfter: 50}, 8, 0, false, h3GoAway},
+		{"every 10th stream stalls", h3fixture.Behaviour{StallEvery: 10}, 8, 300 * time.Millisecond, false, h3Stalled},
+		{"close after 30 requests", h3fixture.Behaviour{CloseAfter: 30}, 4, 0, true,
+			h3Errors(-1, "read", "connection closed: by the server (H3_INTERNAL_ERROR)")},
+		{"stateless reset after 100 requests", h3fixture.Behaviour{StatelessResetAfter: 100}, 4, time.Second, true, h3Vanished},
+		{"content-length disagrees", h3fixture.Behaviour{BodySize: 10, ContentLengthMismatch: true}, 4, 0, false,
+			h3Errors(n, "read", "protocol error: content-length 15, but DATA carried 10 bytes (H3_MESSAGE_ERROR)")},
+		{"an HTTP/2 frame type", h3fixture.Behaviour{ReservedFrame: true}, 4, 0, false,
+			h3Errors(n, "read", "protocol error: frame type 0x2 on a request stream (H3_FRAME_UNEXPECTED)")},
+		{"QPACK with a dynamic table", h3fixture.Behaviour{BadQPACK: true}, 4, 0, false, h3Errors(n, "read", "")},
+		{"3 streams allowed", h3fixture.Behaviour{MaxStreams: 3}, 16, 0, false, h3Capped},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := h3fixture.Start(t, tt.b)
+			cfg := h3Config(srv, n, tt.streams)
+			if tt.timeout > 0 {
+				cfg.Timeout = tt.timeout
+			}
+			res, err := Run(t.Context(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Requests + res.Errors.Total(); got != n {
+				t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
+			}
+			answered := srv.Responses() + srv.Faults()
+			if res.Requests != srv.Responses() && !tt.lossy || res.Requests > srv.Responses() {
+				t.Errorf("%d responses, the server answered %d", res.Requests, srv.Responses())
+			}
+			if answered > int64(n) {
+				t.Errorf("the server answered %d requests of %d: one was sent twice", answered, n)
+			}
+			if srv.Violations() != 0 {
+				t.Errorf("the client broke the protocol %d times", srv.Violations())
+			}
+			if res.QUIC == nil || res.QUIC.PacketsSent == 0 {
+				t.Errorf("QUIC %+v: want its packets counted", res.QUIC)
+			}
+			tt.check(t, res, srv)
+		})
+	}
+}
+
+func h3Clean(t *testing.T, res stats.Result, _ *h3fixture.Server) {
+	if res.Errors.Total() != 0 || res.Reconnects != 0 || len(res.Warnings) > 1 { // the UDP buffer's warning may show
+		t.Errorf("errors %v, %d reconnects, warnings %q; want none", res.ErrorCauses, res.Reconnects, res.Warnings)
+	}
+}
+
+// h3Errors checks that want (-1: some) errors of class were counted, all
+// with cause (if set), and nothing else.
+func h3Errors(want int64, class, cause string) func(*testing.T, stats.Result, *h3fixture.Server) {
+	return func(t *testing.T, res stats.Result, _ *h3fixture.Server) {
+		var got int64
+		for _, k := range res.ErrorCauses[class] {
+			got += k
+		}
+		if want >= 0 && got != want || want < 0 && got == 0 || got != res.Errors.Total() {
+			t.Errorf("errors %v, want %d %s errors", res.ErrorCauses, want, class)
+		}
+		if cause != "" && res.ErrorCauses[class][cause] != got {
+			t.Errorf("causes %v, want every one %q", res.ErrorCauses[class], cause)
+		}
+	}
+}
+
+// h3GoAway: streams the GOAWAY left unprocessed are read errors, as many
+// as the server rejected, never sent again; the connection is replaced as
+// a reconnect.
+func h3GoAway(t *testing.T, res stats.Result, srv *h3fixture.Server) {
+	rejected := res.ErrorCauses["read"]["not processed: H3_REQUEST_REJECTED"] + res.ErrorCauses["read"]["not processed: GOAWAY"]
+	if rejected != res.Errors.Total() || res.Reconnects == 0 {
+		t.Errorf("errors %v, %d reconnects; want only unprocessed streams, and reconnects", res.ErrorCauses, res.Reconnects)
+	}
+	if rejected != srv.Rejected() {
+		t.Errorf("%d streams counted unprocessed, the server rejected %d", rejected, srv.Rejected())
+	}
+}
+
+// h3Stalled: a stalled stream is one timeout, cancelled, and its
+// connection stays.
+func h3Stalled(t *testing.T, res stats.Result, srv *h3fixture.Server) {
+	h3Errors(400/10, "timeout", "no response")(t, res, srv)
+	if srv.Connections() != 2 {
+		t.Errorf("%d connections, want the 2 first ones only", srv.Connections())
+	}
+	if srv.Stalled() != 400/10 {
+		t.Errorf("the server stalled %d streams, want %d", srv.Stalled(), 400/10)
+	}
+}
+
+// h3Vanished: a server that lost its connections' state answers a
+// client's next packet with a stateless reset, and its streams are lost;
+// a stream whose request had left already hears nothing until its
+// timeout, which its cancel then meets the reset.
+func h3Vanished(t *testing.T, res stats.Result, _ *h3fixture.Server) {
+	lost, timedOut := res.ErrorCauses["read"]["connection closed: stateless reset"], res.ErrorCauses["timeout"]["no response"]
+	if lost+timedOut != res.Errors.Total() || res.Errors.Total() == 0 {
+		t.Errorf("errors %v, want streams lost to the reset or timed out, and nothing else", res.ErrorCauses)
+	}
+}
+
+// h3Capped: a stream limit below --streams holds, and the run says so once.
+func h3Capped(t *testing.T, res stats.Result, srv *h3fixture.Server) {
+	if res.Errors.Total() != 0 {
+		t.Errorf("errors %v, want none", res.ErrorCauses)
+	}
+	var said int
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "streams per connection: --streams 16 was capped to it") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("warnings %q, want one that says the streams were capped", res.Warnings)
+	}
+}
+
+// TestHTTP3ServersThatCannotServe: a server without h3 in ALPN, and one
+// that never answers a handshake, end the run with an error that says so.
+func TestHTTP3ServersThatCannotServe(t *testing.T) {
+	tests := []struct {
+		name string
+		b    h3fixture.Behaviour
+		want string
+	}{
+		{"no h3 in ALPN", h3fixture.Behaviour{NoH3ALPN: true}, "did not negotiate HTTP/3"},
+		{"no handshake", h3fixture.Behaviour{NoHandshake: true}, "cannot connect"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := h3fixture.Start(t, tt.b)
+			cfg := h3Config(srv, 10, 1)
+			cfg.Timeout = 300 * time.Millisecond
+			_, err := Run(t.Context(), cfg)
+			if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Run = %v, want an unreachable target: %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestHTTP3Shapes: open loop, targets and a timed run that stops with
+// every stream stalled all count exactly, over HTTP/3 as over TCP.
+func TestHTTP3Shapes(t *testing.T) {
+	t.Run("open loop", func(t *testing.T) {
+		srv := h3fixture.Start(t, h3fixture.Behaviour{ResetEvery: 4})
+		cfg := h3Config(srv, 0, 4)
+		cfg.Rates, cfg.Duration = []float64{400}, 250*time.Millisecond
+		res, err := Run(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests+res.Errors.Total() != 100 || res.Errors.Read != 25 || res.Requests != srv.Responses() {
+			t.Errorf("%d responses, errors %v; want 75 and 25 resets of 100, as the server answered %d", res.Requests, res.ErrorCauses, srv.Responses())
+		}
+	})
+	t.Run("targets", func(t *testing.T) {
+		srv := h3fixture.Start(t, h3fixture.Behaviour{})
+		cfg := h3Config(srv, 300, 4)
+		a, _ := url.Parse(srv.URL() + "a")
+		b, _ := url.Parse(srv.URL() + "b")
+		cfg.Targets = []Target{{URL: a, Weight: 2}, {URL: b, Weight: 1}}
+		res, err := Run(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths := srv.Paths()
+		if res.Requests != 300 || paths["/a"] != 200 || paths["/b"] != 100 {
+			t.Errorf("%d responses, the server saw %v; want 200 of /a and 100 of /b", res.Requests, paths)
+		}
+	})
+	t.Run("a timed run with every stream stalled stops on time", func(t *testing.T) {
+		srv := h3fixture.Start(t, h3fixture.Behaviour{StallEvery: 1})
+		cfg := h3Config(srv, 0, 8)
+		cfg.Duration, cfg.Timeout = 300*time.Millisecond, time.Minute
+		start := time.Now()
+		res, err := Run(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("the run took %v: the stop waited for streams", took)
+		}
+		if res.Requests != 0 || res.Errors.Total() != 0 || res.Reconnects != 0 {
+			t.Errorf("%d responses, errors %v, %d reconnects: streams the stop cut short count as nothing", res.Requests, res.ErrorCauses, res.Reconnects)
+		}
+	})
+}
