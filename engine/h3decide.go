@@ -141,4 +141,4 @@ type HandshakeError struct {
 
 func (e *HandshakeError) Unwrap() error { return e.Err }
 
-func (e *HandshakeError) Error() string { return e.Cause + ": " + e.Err.Error() }
+func (e *HandshakeError) Error() string { return e.Err.Error() }

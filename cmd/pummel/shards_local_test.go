@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/h3fixture"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
@@ -27,17 +28,29 @@ func TestShardsOnOneMachineMergeIntoTheWholeLoad(t *testing.T) {
 		name string
 		load []string
 		want int64
+		h3   bool // over HTTP/3, to internal/h3fixture
 	}{
-		{"closed loop", []string{"-c", "6", "-n", "900"}, 900},
-		{"open loop", []string{"-c", "6", "-R", "600", "-d", "1s"}, 600},
+		{"closed loop", []string{"-c", "6", "-n", "900"}, 900, false},
+		{"open loop", []string{"-c", "6", "-R", "600", "-d", "1s"}, 600, false},
+		{"HTTP/3", []string{"-c", "6", "--streams", "4", "-n", "900"}, 900, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel() // each waits two seconds for its start
-			srv := fixture.New(t, fixture.Behaviour{})
+			var served func() int64
+			var target string
+			load := tt.load
+			if tt.h3 {
+				srv := h3fixture.Start(t, h3fixture.Behaviour{})
+				served, target = srv.Responses, srv.URL()
+				load = append(load, "--http3", "--cacert", srv.CAFile())
+			} else {
+				srv := fixture.New(t, fixture.Behaviour{})
+				served, target = srv.Requests, srv.URL()
+			}
 			ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // a bound, far above the seconds it takes
 			defer cancel()
-			outs := runParts(ctx, t, bin, parts, append(tt.load, "-t", "1", "--timeout", "5s", srv.URL()))
+			outs := runParts(ctx, t, bin, parts, append(load, "-t", "1", "--timeout", "5s", target))
 
 			report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
 			report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
@@ -51,8 +64,8 @@ func TestShardsOnOneMachineMergeIntoTheWholeLoad(t *testing.T) {
 			if err := json.Unmarshal(out, &merged); err != nil {
 				t.Fatal(err)
 			}
-			if merged.Requests != tt.want || srv.Requests() != tt.want {
-				t.Errorf("merged %d requests, the server counted %d; want %d", merged.Requests, srv.Requests(), tt.want)
+			if merged.Requests != tt.want || served() != tt.want {
+				t.Errorf("merged %d requests, the server counted %d; want %d", merged.Requests, served(), tt.want)
 			}
 			checkMergedHistogram(t, merged, outs)
 			sh := merged.Shards

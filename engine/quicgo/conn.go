@@ -254,14 +254,27 @@ func (s *session) closed() {
 		PacketsLost: int64(st.PacketsLost), BytesSent: int64(st.BytesSent), BytesReceived: int64(st.BytesReceived)})
 }
 
-// dialError names a failed handshake's cause for the connect error.
+// dialError names a failed handshake's cause for the connect error: a
+// server without h3, a TLS failure (a certificate's is left as it is, for
+// the hint that follows it), no answer at all.
 func dialError(err error) error {
 	var te *quic.TransportError
-	if errors.As(err, &te) && te.ErrorCode.IsCryptoError() && te.ErrorCode == 0x100+120 { // no_application_protocol
+	switch {
+	case errors.As(err, &te) && te.ErrorCode == noApplicationProtocol:
 		return &engine.NoHTTP3Error{Cause: "the server offers no h3"}
-	}
-	if errors.As(err, &te) && te.ErrorCode.IsCryptoError() {
+	case errors.As(err, new(*tls.CertificateVerificationError)):
+		return err
+	case errors.As(err, &te) && te.ErrorCode.IsCryptoError():
 		return &engine.HandshakeError{Cause: "TLS handshake failed", Err: err}
+	case errors.As(err, new(*quic.IdleTimeoutError)), errors.As(err, new(*quic.HandshakeTimeoutError)):
+		return &engine.HandshakeError{Cause: "timed out", Err: errNoAnswer}
 	}
 	return err
 }
+
+// noApplicationProtocol is TLS's no_application_protocol alert as QUIC
+// carries it: the server chose none of the ALPN offered.
+const noApplicationProtocol = quic.TransportErrorCode(0x100 + 120)
+
+// errNoAnswer is a handshake that heard nothing back.
+var errNoAnswer = errors.New("no answer to the QUIC handshake within --timeout (is a server listening on UDP there?)")
