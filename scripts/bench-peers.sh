@@ -3,7 +3,7 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16" [-S]] [-o OUT.md] [-g CHART.svg]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16" [-S] | -Q "1 16"] [-o OUT.md] [-g CHART.svg]
 #
 # -H "M…" measures HTTP/2 instead: nginx speaks h2c, and the tools are
 # pummel --http2 --streams M (both transports) and h2load -m M for each M,
@@ -15,6 +15,17 @@
 # --streams M with https:// and --cacert (its goroutine transport, which
 # --engine auto picks for https, so one pummel row per M) and h2load-h2tls-M
 # h2load -m M with https:// (ALPN h2; it does not verify certificates).
+#
+# -Q "M…" measures HTTP/3 instead, against Caddy (bench_caddy in
+# scripts/lib.sh: HTTP/1.1, HTTP/2 and HTTP/3 on one port, one core): for
+# each M, pummel-h3-M (pummel --http3 --streams M), naive-h3-M (the
+# yardstick, scripts/h3naive: quic-go's http3.Transport under net/http's
+# Client) and pummel-h2caddy-M (pummel --http2 --streams M over TLS to the
+# same Caddy). Each pummel-h3 row's ratio is taken to naive-h3 at the same
+# M, each pummel-h2caddy row's to pummel-h3 (HTTP/2 over HTTP/3, per client
+# CPU-second). A table adds the UDP datagrams per request (the kernel's
+# count, both directions: client and server share the machine), and
+# `pummel -n 200000 --http3` is first checked against Caddy's own count.
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
 # bombardier, vegeta (see bench_command in scripts/lib.sh).
@@ -64,16 +75,17 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-h2streams="" bench_tls=0 h2proto="" h2how="" baserev=""
-while getopts "r:c:d:t:T:p:H:So:g:B:" opt; do
+h2streams="" bench_tls=0 h2proto="" h2how="" baserev="" h3streams=""
+while getopts "r:c:d:t:T:p:H:SQ:o:g:B:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
-    H) h2streams=$OPTARG ;; S) bench_tls=1 ;; B) baserev=$OPTARG ;;
+    H) h2streams=$OPTARG ;; S) bench_tls=1 ;; B) baserev=$OPTARG ;; Q) h3streams=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done
 
 [ "$bench_tls" = 0 ] || [ -n "$h2streams" ] || { echo "$0: -S needs -H (it makes the HTTP/2 rows speak TLS)" >&2; exit 2; }
+[ -z "$h3streams" ] || [ -z "$h2streams$depth" ] || { echo "$0: -Q measures HTTP/3 alone: drop -H and -p" >&2; exit 2; }
 bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
 
 if [ -n "$depth" ]; then
@@ -94,6 +106,10 @@ if [ -n "$h2streams" ]; then
     fi
   done
 fi
+if [ -n "$h3streams" ]; then
+  tools="" base="naive-h3 at the same streams (pummel-h3 rows), pummel-h3 (pummel-h2caddy rows)"
+  for m in $h3streams; do tools="$tools pummel-h3-$m naive-h3-$m pummel-h2caddy-$m"; done
+fi
 if [ -n "$baserev" ]; then
   for tool in $tools; do
     case $tool in pummel*) tools="$tools base-$tool" ;; esac
@@ -108,7 +124,15 @@ if [ -n "$baserev" ]; then # pummel as it was at REV, built the same way
   base="pummel at $baserev (pummel rows), $base"
 fi
 case " $tools " in *" bombardier "* | *" vegeta "*) bench_go_peers ;; esac
-bench_nginx 18089
+if [ -n "$h3streams" ]; then
+  mkdir -p "$work/bin" && go build -o "$work/bin/h3naive" ./scripts/h3naive
+  bench_caddy 18443
+else
+  bench_nginx 18089
+fi
+
+# server_name names the server the clients load.
+server_name() { if [ -n "$h3streams" ]; then echo Caddy; else echo nginx; fi; }
 
 # exact_count FLAGS… runs pummel -q -c 64 -n 200000 FLAGS against $url
 # (trusting nginx's certificate over TLS) and sets $exact to the responses
@@ -117,9 +141,9 @@ exact_count() {
   local before sent counted
   before=$(served)
   taskset -c 0 "$pummel" -q -c 64 -n 200000 "$@" $(bench_trust) --format json "$url" >"$work/exact.json"
-  sent=$(( $(served) - before - 1 ))
+  sent=$(( $(served) - before - ${bench_self_requests:-1} ))
   counted=$(grep -m1 '"requests"' "$work/exact.json" | tr -dc 0-9)
-  exact="pummel -n 200000 $* -c 64${h2proto:+ ($h2proto)}: pummel counted $counted responses, nginx served $sent requests"
+  exact="pummel -n 200000 $* -c 64${h2proto:+ ($h2proto)}: pummel counted $counted responses, $(server_name) served $sent requests"
   echo "$exact" >&2
 }
 if [ -n "$h2streams" ]; then # every stream counted, exactly
@@ -128,6 +152,20 @@ fi
 if [ -n "$depth" ]; then # every pipelined request counted, exactly
   exact_count --pipeline "$depth"
 fi
+if [ -n "$h3streams" ]; then # every HTTP/3 stream counted, exactly
+  exact_count --http3 --streams "$(tr ' ' '\n' <<<"$h3streams" | sort -n | tail -1)"
+fi
+
+# datagram_table prints, per tool and connection count, the median UDP
+# datagrams per request (both directions) over the repetitions.
+datagram_table() {
+  echo "| tool | connections | UDP datagrams per request (client and server; median, lowest–highest) |"
+  echo "|---|---:|---:|"
+  awk -F'\t' "$awk_median"'
+    $4 > 0 { k = $1 " | " $2; if (!(k in v)) order[++n] = k; v[k] = v[k] " " $3 / $4
+      if (!(k in lo) || $3 / $4 < lo[k]) lo[k] = $3 / $4; if (!(k in hi) || $3 / $4 > hi[k]) hi[k] = $3 / $4 }
+    END { for (i = 1; i <= n; i++) printf "| %s | %.2f (%.2f–%.2f) |\n", order[i], median(v[order[i]]), lo[order[i]], hi[order[i]] }' "$work/datagrams.tsv"
+}
 
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
@@ -141,6 +179,7 @@ one_run() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" \
     "$probes" >>"$runs"
   printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$datagrams" "$requests" >>"$work/datagrams.tsv"
   echo "rep $3 c=$2 $1: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, probes $probes ms, other ${other}%" >&2
 }
 bench_interleave one_run
@@ -212,6 +251,8 @@ headline() {
           }
           b = (T[ti] ~ /-pipeline$/ ? "wrk-pipeline" : "wrk") SUBSEP C[ci]
           if (match(T[ti], /-h2(tls)?-[0-9]+$/)) b = "h2load" substr(T[ti], RSTART) SUBSEP C[ci] # HTTP/2 rows: to h2load at the same -m
+          if (match(T[ti], /^pummel-h3-[0-9]+$/)) b = "naive" substr(T[ti], 7) SUBSEP C[ci] # HTTP/3: to the naive client at the same streams
+          if (match(T[ti], /^pummel-h2caddy-[0-9]+$/)) b = "pummel-h3-" substr(T[ti], 16) SUBSEP C[ci] # HTTP/2 to Caddy: to pummel over HTTP/3
           if ((("base-" T[ti]) SUBSEP C[ci]) in eff) b = "base-" T[ti] SUBSEP C[ci] # -B: to the same row at the base revision
           base = median(eff[b])
           e = median(eff[k])
@@ -240,6 +281,7 @@ headline() {
 
 {
   [ -n "$h2streams" ] && printf 'HTTP/2, %s (%s).\n\n' "$h2proto" "$h2how"
+  [ -n "$h3streams" ] && printf 'HTTP/3 against Caddy %s (HTTP/1.1, HTTP/2 and HTTP/3 on one port, GOMAXPROCS=1), with pummel --http2 over TLS to the same Caddy beside it.\n\n' "$(dpkg-query -W -f='${Version}' caddy 2>/dev/null)"
   echo "Requests per client CPU-second: median (lowest–highest) and paired ratio to $base$([ -n "$depth" ] && echo ", pipelined rows to wrk with scripts/lua/pipeline.lua at the same depth")."
   echo
   headline
@@ -248,12 +290,19 @@ headline() {
   echo
   cat "$work/table.md"
   echo
-  echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
+  if [ -n "$h3streams" ]; then
+    datagram_table
+    echo
+    echo "Medians of $reps interleaved runs of ${dur}s each; Caddy pinned to CPU 1 (GOMAXPROCS=1), clients pinned to CPU 0."
+  else
+    echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
+  fi
   bench_footer
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
   [ -n "$h2streams" ] && echo "HTTP/2 ($h2proto): each row is compared with h2load at the same number of streams per connection. Exact count: $exact."
+  [ -n "$h3streams" ] && echo "HTTP/3: pummel-h3 rows are compared with naive-h3 at the same streams per connection, pummel-h2caddy rows with pummel-h3. Exact count: $exact."
   echo
   echo "<details><summary>Every run, in the order run</summary>"
   echo

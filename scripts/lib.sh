@@ -33,6 +33,10 @@ bench_cleanup() {
     kill "$nginx_master" 2>/dev/null
     wait "$nginx_master" 2>/dev/null
   fi
+  if [ -n "${caddy_pid:-}" ]; then
+    kill "$caddy_pid" 2>/dev/null
+    wait "$caddy_pid" 2>/dev/null
+  fi
   rm -rf "$work"
 }
 
@@ -91,6 +95,51 @@ CONF
   nginx_worker=$(pgrep -P "$nginx_master" | head -1)
 }
 
+# bench_caddy PORT starts Caddy (Debian's caddy, 2.6), pinned to CPU 1
+# with GOMAXPROCS=1, answering an empty 200 on 127.0.0.1:PORT over
+# HTTP/1.1 and HTTP/2 (TCP) and HTTP/3 (UDP), so that the three protocols
+# are compared against one server. Its certificate comes from its own CA
+# (tls internal), in a data directory of the script's, and is never
+# installed into the system's trust store (skip_install_trust); $bench_ca
+# is that CA's root. Its admin endpoint (PORT+1) serves its metrics. It
+# sets $url (https://localhost:PORT/), $caddy_pid and $nginx_worker (the
+# process bench_run charges the server's CPU to), and bench_h3=1, which
+# makes served read Caddy's count (its metrics are not among the requests
+# it counts: bench_self_requests=0).
+bench_caddy() {
+  local port=$1
+  bench_need caddy:caddy
+  mkdir -p "$work/caddy"
+  cat >"$work/caddy/Caddyfile" <<CONF
+{
+	admin 127.0.0.1:$((port + 1))
+	skip_install_trust
+	auto_https disable_redirects
+	storage file_system {
+		root $work/caddy/data
+	}
+	servers {
+		protocols h1 h2 h3
+		metrics
+	}
+}
+https://localhost:$port {
+	bind 127.0.0.1
+	tls internal
+	respond 200
+}
+CONF
+  XDG_CONFIG_HOME=$work/caddy XDG_DATA_HOME=$work/caddy GOMAXPROCS=1 \
+    taskset -c 1 caddy run --config "$work/caddy/Caddyfile" --adapter caddyfile >"$work/caddy/log" 2>&1 &
+  caddy_pid=$! nginx_worker=$caddy_pid bench_h3=1 bench_self_requests=0 bench_ca=$work/caddy/data/pki/authorities/local/root.crt
+  bench_admin=http://127.0.0.1:$((port + 1)) url=https://localhost:$port/ bench_scheme=https bench_port=$port bench_runs=0
+  for _ in $(seq 100); do
+    [ -s "$bench_ca" ] && curl -sf --cacert "$bench_ca" -o /dev/null "$url" && break
+    sleep 0.1
+  done
+  curl -sf --cacert "$bench_ca" -o /dev/null "$url" || { echo "caddy did not start: $(tail -3 "$work/caddy/log")" >&2; exit 1; }
+}
+
 # bench_tls_cert writes into $work/tls a CA (ca.pem) and a certificate it
 # signs for nginx (server.pem, server.key; ECDSA P-256) naming every address
 # bench_nginx listens on, so that clients verify TLS against ca.pem rather
@@ -111,7 +160,9 @@ bench_tls_cert() {
 
 # bench_trust prints the flag that makes pummel and curl trust bench_nginx's
 # certificate (--cacert, both), nothing without bench_tls=1.
-bench_trust() { if [ "${bench_tls:-0}" = 1 ]; then echo "--cacert $work/tls/ca.pem"; fi; }
+bench_trust() {
+  if [ "${bench_h3:-0}" = 1 ]; then echo "--cacert $bench_ca"; elif [ "${bench_tls:-0}" = 1 ]; then echo "--cacert $work/tls/ca.pem"; fi
+}
 
 # bench_next_url points $url at the next loopback address, round the
 # $bench_addrs of them: call it before each measured run. A client that
@@ -124,6 +175,7 @@ bench_trust() { if [ "${bench_tls:-0}" = 1 ]; then echo "--cacert $work/tls/ca.p
 # before it.
 bench_next_url() {
   bench_runs=$((bench_runs + 1))
+  [ "${bench_h3:-0}" = 1 ] && return # Caddy: one address, whose certificate names localhost; UDP leaves no TIME_WAIT
   url=$bench_scheme://127.0.0.$((2 + bench_runs % bench_addrs)):$bench_port/
 }
 
@@ -154,6 +206,9 @@ bench_command() {
     pummel-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $url" ;;
     pummel-goroutine-h2-*) echo "$bin -q -t$t -c$c -d${dur}s --engine goroutine --http2 --streams ${1##*-} $url" ;;
     pummel-h2tls-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $(bench_trust) $url" ;;
+    pummel-h3-*) echo "$bin -q -t$t -c$c -d${dur}s --http3 --streams ${1##*-} $(bench_trust) $url" ;;
+    pummel-h2caddy-*) echo "$bin -q -t$t -c$c -d${dur}s --http2 --streams ${1##*-} $(bench_trust) $url" ;;
+    naive-h3-*) echo "$work/bin/h3naive -c $c -m ${1##*-} -d ${dur}s -cacert $bench_ca $url" ;;
     h2load-h2-* | h2load-h2tls-*) echo "h2load -t$t -c$c -m${1##*-} -D$dur $url" ;;
     bombardier) echo "$work/bin/bombardier -p r -c $c -d ${dur}s $url" ;;
     vegeta) echo "$work/bin/vegeta-attack $c ${dur}s $url" ;;
@@ -179,8 +234,18 @@ SH
   chmod +x "$work/bin/vegeta-attack"
 }
 
-# served prints how many requests nginx has answered so far.
-served() { curl -s $(bench_curl_proto) "${url}nginx_status" | awk 'NR==3 {print $3}'; }
+# served prints how many requests nginx (or Caddy, with bench_h3=1) has
+# answered so far.
+served() {
+  if [ "${bench_h3:-0}" = 1 ]; then
+    curl -s "$bench_admin/metrics" | awk '/^caddy_http_requests_total/ { n += $2 } END { printf "%d\n", n }'
+    return
+  fi
+  curl -s $(bench_curl_proto) "${url}nginx_status" | awk 'NR==3 {print $3}'
+}
+# udp_datagrams prints how many UDP datagrams the machine has sent so far
+# (the kernel's Udp OutDatagrams, which counts each segment of a GSO send).
+udp_datagrams() { awk '/^Udp:/ { if (++n == 2) print $5 }' /proc/net/snmp; }
 # bench_curl_proto is curl's flag for the protocol bench_nginx speaks (over
 # TLS curl offers h2 by ALPN itself, and needs only to trust the certificate).
 bench_curl_proto() {
@@ -227,18 +292,18 @@ bench_interleave() {
 # probes (cpu_probe on CPU 0 and CPU 1 before and after: "p0/p1 → q0/q1"),
 # busy (the machine's busy jiffies meanwhile) and worker (nginx's worker's).
 bench_run() {
-  local p0 p1 q0 q1 before after b0 b1 n0 n1
+  local p0 p1 q0 q1 before after b0 b1 n0 n1 d0 d1
   bench_next_url
   cmd=$("$1" "$2" "$3")
   p0=$(cpu_probe 0) p1=$(cpu_probe 1)
-  before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker")
+  before=$(served) b0=$(busy_jiffies) n0=$(proc_jiffies "$nginx_worker") d0=$(udp_datagrams)
   rc=0
   /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" taskset -c 0 $cmd >"$work/log" 2>&1 || rc=$?
-  after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker")
+  after=$(served) b1=$(busy_jiffies) n1=$(proc_jiffies "$nginx_worker") d1=$(udp_datagrams)
   q0=$(cpu_probe 0) q1=$(cpu_probe 1)
   read -r wall user sys rss sleeps < <(tail -1 "$work/time") # GNU time puts "Command exited…" first on failure
-  requests=$((after - before - 1))
-  probes="$p0/$p1 → $q0/$q1" busy=$((b1 - b0)) worker=$((n1 - n0))
+  requests=$((after - before - ${bench_self_requests:-1}))
+  probes="$p0/$p1 → $q0/$q1" busy=$((b1 - b0)) worker=$((n1 - n0)) datagrams=$((d1 - d0))
 }
 
 # steal_jiffies prints the steal time the kernel reports for the whole
