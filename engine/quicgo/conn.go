@@ -23,6 +23,7 @@ type conn struct {
 	lanes  []*lane
 	tls    *tls.Config
 	quic   *quic.Config
+	writer *writer // opens the lanes' streams and writes their requests
 
 	mu sync.Mutex
 	// cur is the connection streams open on; nil while there is none (not
@@ -42,7 +43,7 @@ type conn struct {
 
 func newConn(t *transport, socket int, w *engine.Worker) *conn {
 	r := t.load
-	c := &conn{tr: t, socket: socket, worker: w, wake: make(chan struct{})}
+	c := &conn{tr: t, socket: socket, worker: w, wake: make(chan struct{}), writer: newWriter()}
 	c.tls = r.Dialer.TLS().Clone()
 	c.quic = quicConfig(r.Config)
 	c.core.Init(r, w, &c.own, nil)

@@ -18,10 +18,12 @@ type lane struct {
 	rd    *h3.Reader
 	on    *session    // the connection of the lane's last stream
 	timer *time.Timer // paces open-loop sends and backoffs; nil until needed
+	sub   submission  // the lane's request, as the writer takes it
 }
 
 func newLane(c *conn) *lane {
 	l := &lane{c: c}
+	l.sub.l, l.sub.done = l, make(chan struct{}, 1)
 	r := c.tr.load
 	l.Init(r, c.worker, &l.own, nil)
 	l.rd = h3.NewReader(r.KeepBodySize())
@@ -54,13 +56,18 @@ func (l *lane) exchange(t *engine.Ticket, req *h3.Request, target uint32) {
 			l.on = s
 			l.Attached()
 		}
-		str, err := l.openStream(s)
-		if err != nil { // never written: the request goes on the next connection
+		sub := &l.sub
+		sub.s, sub.req, sub.str, sub.n, sub.err = s, req, nil, 0, nil
+		l.c.writer.submit(sub)
+		if sub.str == nil { // never opened: the request goes on the next connection
 			l.c.release(s)
+			if errors.Is(sub.err, errWriterStopped) {
+				return
+			}
 			l.c.lost(s, t.Phase)
 			continue
 		}
-		done := l.send(t, s, str, req, target)
+		done := l.settle(t, s, target)
 		l.c.release(s)
 		if done {
 			return
@@ -84,35 +91,30 @@ func (l *lane) openStream(s *session) (*quic.Stream, error) {
 	return s.qc.OpenStreamSync(l.Load.Ctx)
 }
 
-// send writes the request on str and reads its response, and counts how
-// it ended. It reports false when the request was never written (the
-// connection was gone): it goes on the next connection.
-func (l *lane) send(t *engine.Ticket, s *session, str *quic.Stream, req *h3.Request, target uint32) bool {
-	sent := time.Now()
-	str.SetDeadline(sent.Add(l.Load.Config.Timeout)) //nolint:errcheck // always nil
-	n, err := str.Write(req.Wire())
-	if err != nil && n == 0 && connClosed(err) && !l.Load.Stopped() {
+// settle reads the response to the request the writer wrote on the
+// lane's stream, and counts how it ended. It reports false when the
+// request was never written (the connection was gone): it goes on the
+// next connection.
+func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
+	sub := &l.sub
+	str, err := sub.str, sub.err
+	if err != nil && sub.n == 0 && connClosed(err) && !l.Load.Stopped() {
 		l.c.lost(s, t.Phase)
 		return false
 	}
-	l.BytesOut += int64(n)
+	l.BytesOut += int64(sub.n)
 	status := 0
 	if err == nil || stopSending(err) {
-		// A server may answer before it read the whole request, and stop
-		// the rest with STOP_SENDING (RFC 9114 §4.1): its response is
-		// read all the same, and the close of a stopped side fails
-		// harmlessly.
-		str.Close() //nolint:errcheck // see above
-		status, err = l.rd.Read(str, req.Head())
+		status, err = l.rd.Read(str, sub.req.Head())
 		l.BytesIn += l.rd.BytesIn()
 	}
 	if err == nil {
 		s.served.Add(1)
-		l.H3Responded(t, sent, time.Now(), target, status, l.rd.Body)
+		l.H3Responded(t, sub.sent, time.Now(), target, status, l.rd.Body)
 		return true
 	}
 	end := l.endOf(err, s, str)
-	l.H3Failed(t, sent, target, end)
+	l.H3Failed(t, sub.sent, target, end)
 	if end.Kind == engine.H3Lost || end.Kind == engine.H3NotProcessed {
 		l.c.lost(s, t.Phase)
 	}

@@ -127,21 +127,25 @@ func openSocket() (*socket, error) {
 // it as a warning of the run.
 var silenceBufferLog sync.Once
 
-// Start lets every lane go at once; the channel is closed once all have
-// finished and every connection and socket is closed.
+// Start lets every lane go at once, each connection's writer with them;
+// the channel is closed once all have finished and every connection and
+// socket is closed.
 func (t *transport) Start() <-chan struct{} {
-	gate, finished := make(chan struct{}), make(chan struct{})
-	var wg sync.WaitGroup
+	gate, finished, quit := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var lanes, writers sync.WaitGroup
 	for _, c := range t.conns {
+		writers.Go(func() { c.writer.run(quit) })
 		for _, l := range c.lanes {
-			wg.Go(func() {
+			lanes.Go(func() {
 				<-gate
 				l.loop()
 			})
 		}
 	}
 	go func() {
-		wg.Wait()
+		lanes.Wait()
+		close(quit)
+		writers.Wait()
 		t.closeAll()
 		close(finished)
 	}()
