@@ -110,6 +110,8 @@ func TestBadPlans(t *testing.T) {
 		{"run figure as a threshold", minimal + "    thresholds: [errors==0, startup<1s]\n", "10: operations[0].thresholds[1]: \"startup<1s\": startup is a figure of each run"},
 		{"streams without http2", minimal + "    streams: 16\n", "10: operations[0].streams: streams are HTTP/2's and HTTP/3's; add http2: true"},
 		{"streams with http2", minimal + "    http2: true\n    streams: 16\n", ""},
+		{"http3 over http", minimal + "    http3: true\n    streams: 16\n", "10: operations[0].http3: HTTP/3 runs over QUIC, which carries TLS: give an https:// URL"},
+		{"http2 and http3", minimal + "    http2: true\n    http3: true\n", "11: operations[0].http3: give http2: true or http3: true, not both"},
 		{"too many streams", minimal + "    http2: true\n    streams: 2000\n", "11: operations[0].streams: 2000, need between 1 and 1024"},
 		{"rate below one request names the field", strings.Replace(minimal, "sequential: {warmup: 2, requests: 10}", "open: {rate: 0.5, duration: 1s}", 1),
 			"8: operations[0].load: rate: 0.5 requests/s for 1s is less than one request; lengthen duration"},
