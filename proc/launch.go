@@ -2,6 +2,7 @@ package proc
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/url"
@@ -50,6 +51,9 @@ type Spec struct {
 	// ReadyHTTP2 makes the probes speak HTTP/2 as an --http2 load does:
 	// h2c with prior knowledge for an http:// ReadyURL, h2 for https://.
 	ReadyHTTP2 bool
+	// ReadyTLS is the probes' TLS configuration for an https ReadyURL (a
+	// load's --cacert, --insecure, --cert); nil means the system's roots.
+	ReadyTLS *tls.Config
 	// ReadyStatus accepts a readiness status; nil means DefaultReadyStatus.
 	ReadyStatus func(status int) bool
 	// ReadyTimeout bounds the wait from spawn to ready.

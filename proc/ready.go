@@ -3,6 +3,7 @@ package proc
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ const probeTimeout = time.Second
 // awaitReady waits for the first good readiness response, then for the
 // settle time; it sets p.startup.
 func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
-	client := readyClient(s.ReadyAddress, s.ReadyHTTP2)
+	client := readyClient(s.ReadyAddress, s.ReadyHTTP2, s.ReadyTLS)
 	defer client.CloseIdleConnections()
 	deadline := spawned.Add(s.ReadyTimeout)
 	expired := time.NewTimer(time.Until(deadline))
@@ -53,9 +54,13 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 // readyClient returns an HTTP client for readiness probes: a fresh
 // connection per probe, to address unless it is "", no proxy, redirects
 // returned rather than followed; with h2, HTTP/2 only (h2c with prior
-// knowledge in the clear), as a server that speaks nothing else needs.
-func readyClient(address string, h2 bool) *http.Client {
+// knowledge in the clear), as a server that speaks nothing else needs;
+// over TLS with tlsConf, unless nil.
+func readyClient(address string, h2 bool, tlsConf *tls.Config) *http.Client {
 	transport := &http.Transport{DisableKeepAlives: true, Proxy: nil}
+	if tlsConf != nil {
+		transport.TLSClientConfig = tlsConf.Clone()
+	}
 	if h2 {
 		transport.Protocols = new(http.Protocols)
 		transport.Protocols.SetHTTP2(true)

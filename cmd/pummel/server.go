@@ -72,6 +72,9 @@ func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 	}
 	s.ReadyAddress, s.ReadyHTTP2 = readyAddress(s.ReadyURL, rules), o.http2
 	var err error
+	if s.ReadyTLS, err = o.tls(); err != nil { // the load's trust: its --cacert, --insecure, --cert
+		return nil, err
+	}
 	if s.ReadyTimeout, err = parseDuration(o.readyTimeout); err != nil || s.ReadyTimeout == 0 {
 		return nil, badFlag("--ready-timeout", orNeed(err, "a positive duration"))
 	}
