@@ -230,3 +230,26 @@ func TestHTTP3Shapes(t *testing.T) {
 		}
 	})
 }
+
+// TestHTTP3ConnectionsClosedAtOnceAreRedialedWithBackoff: a server that
+// closes every connection at its first request is redialed after a
+// growing backoff, not in a hot loop, and each close costs its one stream
+// an error.
+func TestHTTP3ConnectionsClosedAtOnceAreRedialedWithBackoff(t *testing.T) {
+	srv := h3fixture.Start(t, h3fixture.Behaviour{CloseAfter: 1})
+	cfg := h3Config(srv, 0, 4)
+	cfg.Duration = time.Second
+	res, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Backoffs of 10 ms doubling to 1 s leave about 7 handshakes per
+	// connection in a second; a hot loop makes thousands.
+	t.Logf("%d handshakes, errors %v", srv.Connections(), res.ErrorCauses)
+	if n := srv.Connections(); n > 2*12 {
+		t.Errorf("%d handshakes in a second on 2 connections: redialed without backoff", n)
+	}
+	if res.Errors.Total() == 0 || res.Requests != 0 {
+		t.Errorf("%d responses, errors %v; want only errors", res.Requests, res.ErrorCauses)
+	}
+}
