@@ -42,6 +42,10 @@ func newWriter() *writer { return &writer{kick: make(chan struct{}, 1)} }
 // errWriterStopped is a submission made after the run stopped.
 var errWriterStopped = errors.New("the run stopped")
 
+// errDraining is a stream not opened on a connection the server sent a
+// GOAWAY on.
+var errDraining = errors.New("the connection is draining after a GOAWAY")
+
 // submit hands sub to the writer and waits for its stream.
 func (w *writer) submit(sub *submission) {
 	w.mu.Lock()
@@ -97,6 +101,10 @@ func (w *writer) run(quit <-chan struct{}) {
 // (RFC 9114 §4.1): the close of a stopped side then fails harmlessly, and
 // the lane reads the response all the same.
 func (sub *submission) write() {
+	if sub.s.goAway.Load() != 0 { // a GOAWAY came since the lane took the connection: no new stream
+		sub.err = errDraining
+		return
+	}
 	sub.str, sub.err = sub.l.openStream(sub.s)
 	if sub.err != nil {
 		return
