@@ -56,13 +56,7 @@ func TestHTTP2CountsEveryStreamOnce(t *testing.T) {
 				if tt.timeout > 0 {
 					cfg.Timeout = tt.timeout
 				}
-				res, err := Run(t.Context(), cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := res.Requests + res.Errors.Total(); got != n {
-					t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
-				}
+				res := runEndingEach(t, cfg, n)
 				// A connection that broke the protocol is ended: what the
 				// server still answered on it is not read.
 				if res.Requests != srv.Answered() && !tt.b.AnswerUnopened {
@@ -77,6 +71,20 @@ func TestHTTP2CountsEveryStreamOnce(t *testing.T) {
 	}
 }
 
+// runEndingEach runs cfg, n requests, and checks that each ended once:
+// as a response or as one error.
+func runEndingEach(t *testing.T, cfg Config, n int64) stats.Result {
+	t.Helper()
+	res, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Requests + res.Errors.Total(); got != n {
+		t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
+	}
+	return res
+}
+
 func clean(t *testing.T, res stats.Result, _ *h2fixture.Server) {
 	if res.Errors.Total() != 0 || res.Reconnects != 0 {
 		t.Errorf("errors %v, %d reconnects; want none", res.ErrorCauses, res.Reconnects)
@@ -86,18 +94,23 @@ func clean(t *testing.T, res stats.Result, _ *h2fixture.Server) {
 // errorsOf checks that want (-1: any number) errors of class were counted,
 // all with cause (if set), and nothing else.
 func errorsOf(want int64, class, cause string) func(*testing.T, stats.Result, *h2fixture.Server) {
-	return func(t *testing.T, res stats.Result, _ *h2fixture.Server) {
-		causes := res.ErrorCauses[class]
-		var got int64
-		for _, k := range causes {
-			got += k
-		}
-		if want >= 0 && got != want || want < 0 && got == 0 || got != res.Errors.Total() {
-			t.Errorf("errors %v, want %d %s errors", res.ErrorCauses, want, class)
-		}
-		if cause != "" && causes[cause] != got {
-			t.Errorf("causes %v, want every one %q", causes, cause)
-		}
+	return func(t *testing.T, res stats.Result, _ *h2fixture.Server) { wantErrors(t, res, want, class, cause) }
+}
+
+// wantErrors checks that want (-1: any number) errors of class were
+// counted, all with cause (if set), and nothing else.
+func wantErrors(t *testing.T, res stats.Result, want int64, class, cause string) {
+	t.Helper()
+	causes := res.ErrorCauses[class]
+	var got int64
+	for _, k := range causes {
+		got += k
+	}
+	if want >= 0 && got != want || want < 0 && got == 0 || got != res.Errors.Total() {
+		t.Errorf("errors %v, want %d %s errors", res.ErrorCauses, want, class)
+	}
+	if cause != "" && causes[cause] != got {
+		t.Errorf("causes %v, want every one %q", causes, cause)
 	}
 }
 

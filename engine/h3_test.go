@@ -59,13 +59,7 @@ func TestHTTP3CountsEveryStreamOnce(t *testing.T) {
 			if tt.timeout > 0 {
 				cfg.Timeout = tt.timeout
 			}
-			res, err := Run(t.Context(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.Requests + res.Errors.Total(); got != n {
-				t.Errorf("%d responses + %d errors = %d, want %d (%v)", res.Requests, res.Errors.Total(), got, n, res.ErrorCauses)
-			}
+			res := runEndingEach(t, cfg, n)
 			answered := srv.Responses() + srv.Faults()
 			if res.Requests != srv.Responses() && !tt.lossy || res.Requests > srv.Responses() {
 				t.Errorf("%d responses, the server answered %d", res.Requests, srv.Responses())
@@ -90,21 +84,9 @@ func h3Clean(t *testing.T, res stats.Result, _ *h3fixture.Server) {
 	}
 }
 
-// h3Errors checks that want (-1: some) errors of class were counted, all
-// with cause (if set), and nothing else.
+// h3Errors checks errors as errorsOf does for HTTP/2.
 func h3Errors(want int64, class, cause string) func(*testing.T, stats.Result, *h3fixture.Server) {
-	return func(t *testing.T, res stats.Result, _ *h3fixture.Server) {
-		var got int64
-		for _, k := range res.ErrorCauses[class] {
-			got += k
-		}
-		if want >= 0 && got != want || want < 0 && got == 0 || got != res.Errors.Total() {
-			t.Errorf("errors %v, want %d %s errors", res.ErrorCauses, want, class)
-		}
-		if cause != "" && res.ErrorCauses[class][cause] != got {
-			t.Errorf("causes %v, want every one %q", res.ErrorCauses[class], cause)
-		}
-	}
+	return func(t *testing.T, res stats.Result, _ *h3fixture.Server) { wantErrors(t, res, want, class, cause) }
 }
 
 // h3GoAway: streams the GOAWAY left unprocessed are read errors, as many

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/http1"
+	"github.com/pummel-dev/pummel/internal/wait"
 )
 
 // goConn is a connection of the goroutine transport: a goroutine per
@@ -33,7 +34,7 @@ type goConn struct {
 	// timeout: a timeout is then detected up to deadlineSlack late, and the
 	// runtime's timer is touched about once per slack, not per request.
 	deadline time.Time
-	timer    *time.Timer // paces open-loop sends; nil until first needed
+	sleeper  wait.Sleeper // paces open-loop sends
 }
 
 // idlePeek is how long a connection must have sat idle before it is
@@ -300,19 +301,8 @@ func (s *goConn) finish() {
 // backoff, a script's delay; zero: no wait); it reports false if the run
 // stopped first.
 func (s *goConn) waitUntil(t time.Time) bool {
-	d := time.Until(t)
-	if t.IsZero() || d <= 0 {
-		return !s.Load.Stopped()
-	}
-	if s.timer == nil {
-		s.timer = time.NewTimer(d)
-	} else {
-		s.timer.Reset(d)
-	}
-	select {
-	case <-s.timer.C:
-		return true
-	case <-s.Load.Ctx.Done():
+	if s.sleeper.Until(s.Load.Ctx, t) != nil {
 		return false
 	}
+	return !s.Load.Stopped()
 }

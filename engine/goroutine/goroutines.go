@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -37,54 +36,13 @@ func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
 	return t
 }
 
-// Open dials every connection before the clock starts, dialers at a
-// time. A dial that fails here is retried, and counted, once the run has
-// started. So that a target that drops connections costs one dial
-// timeout rather than one per wave of dialers, a dialer whose dial fails
-// before any connection opened stops, and all stop one dial timeout after
-// the first failure.
+// Open dials every connection before the clock starts, Dialers at a
+// time (engine.OpenAll); the run fails when not one could be opened.
 func (t *goroutines) Open() error {
 	r := t.load
-	ctx, cancel := context.WithCancel(r.Ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	var opened, next atomic.Int64
-	// stopAt is when no dial starts any more (Unix ns), one dial timeout
-	// after the first failure, 0 before it. It is checked before each dial
-	// as well as cancelling ctx then: a dialer whose own timeout fires as
-	// the cutoff's does must not start a wave more before it sees ctx end.
-	var stopAt atomic.Int64
-	var firstErr error
-	var cutoff *time.Timer
-	var once sync.Once
-	dialing := func() bool {
-		at := stopAt.Load()
-		return ctx.Err() == nil && (at == 0 || time.Now().UnixNano() < at)
-	}
-	for range min(len(t.conns), Dialers) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(t.conns)) && dialing(); i = next.Add(1) - 1 {
-				err := t.conns[i].openFirst(ctx)
-				if err == nil {
-					opened.Add(1)
-					continue
-				}
-				once.Do(func() {
-					firstErr = err
-					stopAt.Store(time.Now().Add(r.Config.Timeout).UnixNano())
-					cutoff = time.AfterFunc(r.Config.Timeout, cancel)
-				})
-				if opened.Load() == 0 {
-					return // unreachable so far: this dialer stops
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if cutoff != nil {
-		cutoff.Stop()
-	}
-	if opened.Load() == 0 {
+	opened, firstErr := engine.OpenAll(r.Ctx, len(t.conns), Dialers, r.Config.Timeout,
+		func(ctx context.Context, i int) error { return t.conns[i].openFirst(ctx) })
+	if opened == 0 {
 		if r.Ctx.Err() != nil {
 			return r.Ctx.Err()
 		}

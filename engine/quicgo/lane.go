@@ -6,6 +6,7 @@ import (
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/engine/h3"
+	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/quic-go/quic-go"
 )
 
@@ -13,12 +14,12 @@ import (
 // that opens a stream per request, with its own counting core.
 type lane struct {
 	engine.Conn
-	own   engine.Outbox
-	c     *conn
-	rd    *h3.Reader
-	on    *session    // the connection of the lane's last stream
-	timer *time.Timer // paces open-loop sends and backoffs; nil until needed
-	sub   submission  // the lane's request, as the writer takes it
+	own     engine.Outbox
+	c       *conn
+	rd      *h3.Reader
+	on      *session     // the connection of the lane's last stream
+	sleeper wait.Sleeper // paces open-loop sends and backoffs
+	sub     submission   // the lane's request, as the writer takes it
 }
 
 func newLane(c *conn) *lane {
@@ -156,21 +157,10 @@ func cancel(str *quic.Stream, code h3.ErrCode) {
 // waitUntil sleeps until at (an open-loop request's intended send time,
 // a backoff; zero: no wait); it reports false if the run stopped first.
 func (l *lane) waitUntil(at time.Time) bool {
-	d := time.Until(at)
-	if at.IsZero() || d <= 0 {
-		return !l.Load.Stopped()
-	}
-	if l.timer == nil {
-		l.timer = time.NewTimer(d)
-	} else {
-		l.timer.Reset(d)
-	}
-	select {
-	case <-l.timer.C:
-		return true
-	case <-l.Load.Ctx.Done():
+	if l.sleeper.Until(l.Load.Ctx, at) != nil {
 		return false
 	}
+	return !l.Load.Stopped()
 }
 
 // finish hands the lane's last outcomes to its worker; the connection's

@@ -19,8 +19,6 @@ import (
 	"net"
 	"os"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/pummel-dev/pummel/engine"
 	"github.com/quic-go/quic-go"
@@ -57,9 +55,8 @@ func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
 }
 
 // Open resolves the target, opens a UDP socket per worker and
-// handshakes every connection before the clock starts, Dialers at a time.
-// Connections that fail here handshake again, and count, once the run
-// started; the run fails when not one could be opened.
+// handshakes every connection before the clock starts, Dialers at a time
+// (engine.OpenAll); the run fails when not one could be opened.
 func (t *transport) Open() error {
 	r := t.load
 	addr, err := net.ResolveUDPAddr("udp", r.Dialer.Address)
@@ -72,33 +69,10 @@ func (t *transport) Open() error {
 			return err
 		}
 	}
-	var wg sync.WaitGroup
-	var opened, next atomic.Int64
-	var firstErr error
-	var once sync.Once
-	ctx, cancel := context.WithCancel(r.Ctx)
-	defer cancel()
-	for range min(len(t.conns), Dialers) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(t.conns)) && ctx.Err() == nil; i = next.Add(1) - 1 {
-				err := t.conns[i].openFirst(ctx)
-				if err == nil {
-					opened.Add(1)
-					continue
-				}
-				once.Do(func() {
-					firstErr = err
-					time.AfterFunc(r.Config.Timeout, cancel) // a target that drops handshakes costs one timeout
-				})
-				if opened.Load() == 0 {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	opened, firstErr := engine.OpenAll(r.Ctx, len(t.conns), Dialers, r.Config.Timeout,
+		func(ctx context.Context, i int) error { return t.conns[i].openFirst(ctx) })
 	t.warnBuffers()
-	if opened.Load() == 0 {
+	if opened == 0 {
 		t.closeSockets()
 		if r.Ctx.Err() != nil {
 			return r.Ctx.Err()

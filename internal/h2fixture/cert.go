@@ -1,16 +1,11 @@
 package h2fixture
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
-	"net"
 	"testing"
-	"time"
+
+	"github.com/pummel-dev/pummel/internal/testcert"
 )
 
 // certs is a self-signed certificate for 127.0.0.1, ::1 and localhost,
@@ -20,36 +15,10 @@ type certs struct {
 	pool *x509.CertPool
 }
 
-// newCerts makes a fresh self-signed ECDSA certificate valid for a day.
+// newCerts makes a fresh self-signed certificate valid for a day.
 func newCerts(t testing.TB) certs {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "h2fixture"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		DNSNames:              []string{"localhost"},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(leaf)
-	return certs{cert: tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool: pool}
+	c := testcert.New(t, "h2fixture")
+	return certs{cert: c.TLS, pool: c.Pool}
 }
 
 // server returns a server configuration offering protos in ALPN.

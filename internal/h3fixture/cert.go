@@ -1,19 +1,11 @@
 package h3fixture
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/pummel-dev/pummel/internal/testcert"
 )
 
 // nextProtoH3 is HTTP/3's ALPN token.
@@ -27,41 +19,11 @@ type certs struct {
 	file string // PEM of the certificate, in t.TempDir()
 }
 
-// newCerts makes a fresh self-signed ECDSA certificate valid for a day
-// and writes its PEM to t.TempDir().
+// newCerts makes a fresh self-signed certificate valid for a day and
+// writes its PEM to t.TempDir().
 func newCerts(t testing.TB) certs {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "h3fixture"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		DNSNames:              []string{"localhost"},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(leaf)
-	file := filepath.Join(t.TempDir(), "h3fixture-ca.pem")
-	if err := os.WriteFile(file, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certs{cert: tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool: pool, file: file}
+	c := testcert.New(t, "h3fixture")
+	return certs{cert: c.TLS, pool: c.Pool, file: c.WritePEM(t, "h3fixture-ca.pem")}
 }
 
 // server returns a server configuration offering protos in ALPN. QUIC
