@@ -14,6 +14,7 @@ import (
 type timelineState struct {
 	from      time.Time // the start of the measurement
 	next      time.Time // when the current second ends
+	at        time.Time // when the latest second taken ended
 	h         *hdrhistogram.Histogram
 	packer    record.Packer
 	prevErrs  [record.NumErrorClasses]int64
@@ -67,6 +68,7 @@ func (t *timelineState) take(workers []*Worker, now time.Time, final bool, from 
 	if final {
 		at = now
 	}
+	t.at = at
 	for !t.next.After(now) {
 		t.next = t.next.Add(time.Second)
 	}
