@@ -16,9 +16,13 @@ const (
 )
 
 // Back-off between failed pushes: doubling from minBackoff to maxBackoff.
+// Once the exporter closes, a batch gets closingAttempts more at most,
+// so that a sink that is down costs the end of a run a fraction of a
+// second, not the close's whole deadline.
 const (
-	minBackoff = 250 * time.Millisecond
-	maxBackoff = 5 * time.Second
+	minBackoff      = 250 * time.Millisecond
+	maxBackoff      = 5 * time.Second
+	closingAttempts = 2
 )
 
 // queue holds one sink's snapshots and pushes them from its own
@@ -98,6 +102,7 @@ func (q *queue) run() {
 // deliver pushes one batch until it is delivered or given up.
 func (q *queue) deliver(batch []*Snapshot) {
 	backoff := minBackoff
+	closingTries := 0
 	for {
 		ctx, cancel := context.WithTimeout(q.stop, pushTimeout)
 		err := q.sink.Push(ctx, batch)
@@ -109,7 +114,10 @@ func (q *queue) deliver(batch []*Snapshot) {
 		default:
 			q.failures++
 			q.lastError = err.Error()
-			if !isPermanent(err) && q.stop.Err() == nil {
+			if q.closing {
+				closingTries++
+			}
+			if !isPermanent(err) && q.stop.Err() == nil && closingTries < closingAttempts {
 				q.mu.Unlock()
 				if q.sleep(backoff) {
 					backoff = min(2*backoff, maxBackoff)

@@ -63,6 +63,7 @@ func TestQueueRetriesWhatMayPass(t *testing.T) {
 	for _, s := range snaps(3, true) {
 		e.offer(s)
 	}
+	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return len(f.pushed) == 3 }) // retried while the load runs
 	r := e.Close(10 * time.Second)
 	got := r.Sinks[0]
 	if got.Pushed != 3 || got.Dropped != 0 || got.Failures != 2 || got.Short || len(f.pushed) != 3 || f.pushed[2].At.UnixMilli() != 3000 {
@@ -126,18 +127,38 @@ func TestQueueShortOnlyWhenALastIsLost(t *testing.T) {
 	e := New(Options{Sinks: []Sink{f}})
 	all := snaps(2, true)
 	e.offer(all[0])
-	for {
-		f.mu.Lock()
-		calls := f.calls
-		f.mu.Unlock()
-		if calls > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.calls > 0 })
 	e.offer(all[1])
 	got := e.Close(10 * time.Second).Sinks[0]
 	if got.Dropped != 1 || got.Pushed != 1 || got.Short {
+		t.Errorf("report %+v", got)
+	}
+}
+
+// waitFor waits until cond holds, at most 10 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+	}
+}
+
+// TestQueueGivesUpSoonOnceClosing: a sink that is down costs the end of a
+// run a couple of attempts, not the close's whole deadline.
+func TestQueueGivesUpSoonOnceClosing(t *testing.T) {
+	f := &fakeSink{fail: func(int) error { return errors.New("connection refused") }}
+	e := New(Options{Sinks: []Sink{f}})
+	for _, s := range snaps(3, true) {
+		e.offer(s)
+	}
+	start := time.Now()
+	got := e.Close(10 * time.Second).Sinks[0]
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Close took %v with the sink down", d)
+	}
+	if got.Dropped != 3 || !got.Short || got.LastError != "connection refused" {
 		t.Errorf("report %+v", got)
 	}
 }
