@@ -209,24 +209,33 @@ func rowLabels(ts []engine.Target) []string {
 	return labels
 }
 
-// finish pushes what is left (at most closeTimeout) and says in res what
-// each sink delivered, with one warning when something was not.
+// finish pushes what is left and says in res what each sink delivered,
+// with one warning for each that dropped pushes.
 func (x *exporting) finish(res *stats.Result) {
-	if x == nil || x.done || res == nil {
-		x.stop()
-		return
+	e, warnings := x.report()
+	res.Export = e
+	res.Warnings = append(res.Warnings, warnings...)
+}
+
+// report pushes what is left (at most closeTimeout), stops exporting,
+// and says what each sink delivered, with one warning for each that
+// dropped pushes; nil once reported, or without --export.
+func (x *exporting) report() (*stats.Export, []string) {
+	if x == nil || x.done {
+		return nil, nil
 	}
 	x.done = true
 	r := x.exp.Close(closeTimeout)
 	out := &stats.Export{Run: x.plan.run, Dropped: r.Dropped()}
+	var warnings []string
 	for i, s := range r.Sinks {
 		out.Sinks = append(out.Sinks, stats.ExportSink{Sink: s.Name, URL: x.plan.urls[i], Pushed: s.Pushed, Dropped: s.Dropped,
 			Failures: s.Failures, LastError: s.LastError, Short: s.Short})
 		if s.Dropped > 0 {
-			res.Warnings = append(res.Warnings, dropWarning(out.Sinks[i], x.plan.run))
+			warnings = append(warnings, dropWarning(out.Sinks[i], x.plan.run))
 		}
 	}
-	res.Export = out
+	return out, warnings
 }
 
 // dropWarning says what a sink could not deliver, and what that means

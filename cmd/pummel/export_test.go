@@ -192,3 +192,41 @@ func TestExportWithAClosedStdout(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestSuiteExports: a plan's loads push, each under its operation, mode
+// and run_index, and suite.json says what was pushed.
+func TestSuiteExports(t *testing.T) {
+	withPummelOnPath(t)
+	p, u := startPushes(t, http.StatusNoContent)
+	dir := t.TempDir()
+	code, _, stderr := pummel(t.Context(), "suite", examplePlan, "-o", dir, "--runs", "1", "--export", "prometheus="+u, "--export-label", "plan=example")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rep := readResult(t, dir)
+	if e := rep.Export; e == nil || e.Dropped != 0 || len(e.Sinks) != 1 || e.Sinks[0].Pushed == 0 || !strings.Contains(stderr, "Export: run "+e.Run) {
+		t.Fatalf("export %+v; stderr %s", rep.Export, stderr)
+	}
+	all := bytes.Join(p.bodies, nil)
+	for _, want := range []string{"operation", "empty", "bytes-1k", "mode", "fast", "slow", "run_index", "plan", "example"} {
+		if !bytes.Contains(all, []byte(want)) {
+			t.Errorf("no push holds %q", want)
+		}
+	}
+}
+
+// TestCapacityExports: each step of a search pushes under its step label.
+func TestCapacityExports(t *testing.T) {
+	p, u := startPushes(t, http.StatusNoContent)
+	_, stdout, res := capacitySearch(t, "-c", "2", "-t", "1", "--step", "1s", "--to", "200", "--confirm", "0", "--max-steps", "2",
+		"--threshold", "status_5xx==0", "--export", "prometheus="+u, targetURL(t))
+	if e := res.Export; e == nil || e.Dropped != 0 || e.Sinks[0].Pushed < 4 {
+		t.Fatalf("export %+v; stdout %s", res.Export, stdout)
+	}
+	all := bytes.Join(p.bodies, nil)
+	for _, want := range []string{"step", "pummel_target_requests_per_second", res.Export.Run} {
+		if !bytes.Contains(all, []byte(want)) {
+			t.Errorf("no push holds %q", want)
+		}
+	}
+}

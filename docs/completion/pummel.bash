@@ -30,7 +30,7 @@ _pummel() {
         serve) flags="--addr --delay --capacity -h --help" ;;
         report) flags="--parallel --format -o --output --latency --plot --plots --label -h --help" ;;
         compare) flags="--format --max-regression -h --help" ;;
-        suite) flags="-o --output --runs -q --quiet -h --help" ;;
+        suite) flags="-o --output --runs -q --quiet --export --export-interval --export-label --export-histograms -h --help" ;;
         version) flags="-h --help" ;;
         completion) flags="-h --help" ;;
         man) flags="-h --help" ;;
