@@ -38,7 +38,8 @@ func TestExportToARealPrometheusAgreesWithTheMergedResult(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	outs := runParts(ctx, t, bin, 3, []string{"-c", "6", "-t", "1", "-R", "900", "-d", "3s", "--warmup", "500ms", "--timeout", "5s",
-		"--export", "prometheus=" + prom + "/api/v1/write", "--export-label", "test=shards", srv.URL()})
+		"--export", "prometheus=" + prom + "/api/v1/write", "--export-label", "test=shards",
+		"--pid", strconv.Itoa(os.Getpid()), srv.URL()}) // the test serves the load: watch it as the server
 	merged := mergeParts(ctx, t, bin, outs)
 	run := merged.Export.Run
 	for i, out := range outs {
@@ -101,7 +102,43 @@ func TestExportToARealPrometheusAgreesWithTheMergedResult(t *testing.T) {
 	} else {
 		t.Logf("p99: Prometheus %.6fs, result %.6fs, %.3f%% apart", got, want, 100*d)
 	}
+	dashboardQueries(t, prom, run, merged.Requests)
 	classicHistograms(ctx, t, prom, bin, srv.URL())
+}
+
+// dashboardQueries runs every query of the Grafana dashboard
+// (deploy/grafana/pummel.json) against the run: Prometheus takes each,
+// each answers at least one series (the run is open loop and watches a
+// server, so every panel has something to draw), and its Requests panel
+// reads the result's requests.
+func dashboardQueries(t *testing.T, prom, run string, requests int64) {
+	raw, err := os.ReadFile("../../deploy/grafana/pummel.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	fill := strings.NewReplacer("$run", run, "$__rate_interval", "1m")
+	for _, p := range d.Panels {
+		for _, q := range p.Targets {
+			expr := fill.Replace(q.Expr)
+			if n := promCount(t, prom, expr); n == 0 {
+				t.Errorf("the dashboard's %s: %s answers nothing", p.Title, expr)
+			}
+			if p.Title == "Requests" && promScalar(t, prom, expr) != float64(requests) {
+				t.Errorf("the dashboard's Requests: %s = %v, want %d", expr, promScalar(t, prom, expr), requests)
+			}
+		}
+	}
 }
 
 // classicHistograms: for a server without native histograms, the
@@ -253,27 +290,43 @@ func installPrometheus() error {
 	return nil
 }
 
-// promScalar runs an instant query through Prometheus' HTTP API and
-// returns its one value.
-func promScalar(t *testing.T, base, query string) float64 {
+// promResult is an instant query's answer: a vector.
+type promResult struct {
+	Status string `json:"status"`
+	Error  string `json:"error"`
+	Data   struct {
+		Result []struct {
+			Value [2]any `json:"value"`
+		} `json:"result"`
+	} `json:"data"`
+}
+
+// promQuery runs an instant query through Prometheus' HTTP API; a query
+// it refuses fails the test.
+func promQuery(t *testing.T, base, query string) promResult {
 	t.Helper()
 	resp, err := http.Get(base + "/api/v1/query?" + url.Values{"query": {query}}.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var body struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-		Data   struct {
-			Result []struct {
-				Value [2]any `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
-	}
+	var body promResult
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Status != "success" {
 		t.Fatalf("%s: %v %s %s", query, err, body.Status, body.Error)
 	}
+	return body
+}
+
+// promCount is how many series an instant query answers.
+func promCount(t *testing.T, base, query string) int {
+	t.Helper()
+	return len(promQuery(t, base, query).Data.Result)
+}
+
+// promScalar runs an instant query and returns its one value.
+func promScalar(t *testing.T, base, query string) float64 {
+	t.Helper()
+	body := promQuery(t, base, query)
 	if len(body.Data.Result) != 1 {
 		t.Fatalf("%s: %d results, want 1", query, len(body.Data.Result))
 	}
