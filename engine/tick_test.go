@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"net/http"
 	"strconv"
 	"sync"
 	"testing"
@@ -115,5 +116,34 @@ func TestNoTickWithoutOnTick(t *testing.T) {
 	defer s.stop()
 	if s.ticks != nil {
 		t.Error("a ticker without OnTick")
+	}
+}
+
+// TestTicksCountHTTP2Connections: an HTTP/2 connection counts as open
+// on each transport (h2c on both, h2 over TLS on goroutines), and as
+// closed once the run ends.
+func TestTicksCountHTTP2Connections(t *testing.T) {
+	ok := func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) } //nolint:errcheck // the test reads the counts
+	for _, p := range h2Pairs() {
+		t.Run(p.String(), func(t *testing.T) {
+			on, ticks := collectTicks()
+			cfg := Config{Engine: p.engine, Connections: 3, Threads: 1, Duration: 1200 * time.Millisecond, Timeout: 5 * time.Second,
+				Protocol: HTTP2, Streams: 4, OnTick: on}
+			if p.tls {
+				cfg.URL, cfg.TLS = startH2TLS(t, true, ok)
+			} else {
+				cfg.URL, _ = startH2C(t, ok)
+			}
+			if _, err := Run(t.Context(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			got := ticks()
+			if len(got) < 2 {
+				t.Fatalf("%d ticks for 1.2 s", len(got))
+			}
+			if got[0].Connections != 3 || got[len(got)-1].Connections != 0 {
+				t.Errorf("%d ticks, connections %v first, %v last; want 3, then 0", len(got), got[0].Connections, got[len(got)-1].Connections)
+			}
+		})
 	}
 }
