@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +40,9 @@ func TestExportToARealPrometheusAgreesWithTheMergedResult(t *testing.T) {
 		"--export", "prometheus=" + prom + "/api/v1/write", "--export-label", "test=shards",
 		"--pid", strconv.Itoa(os.Getpid()), srv.URL()}) // the test serves the load: watch it as the server
 	merged := mergeParts(ctx, t, bin, outs)
+	if merged.Export == nil || merged.Latency == nil {
+		t.Fatalf("merged: export %+v, latency %+v", merged.Export, merged.Latency)
+	}
 	run := merged.Export.Run
 	for i, out := range outs {
 		var part stats.Result
@@ -160,25 +162,6 @@ func classicHistograms(ctx context.Context, t *testing.T, prom, bin, target stri
 			t.Errorf("%s = %v, the result's requests %d", query, got, res.Requests)
 		}
 	}
-}
-
-// mergeParts merges the parts' printed results with `pummel report
-// --parallel -`, reading them from its standard input.
-func mergeParts(ctx context.Context, t *testing.T, bin string, outs [][]byte) stats.Result {
-	t.Helper()
-	report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
-	report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
-	var stderr bytes.Buffer
-	report.Stderr = &stderr
-	out, err := report.Output()
-	if err != nil {
-		t.Fatalf("report: %v: %s", err, stderr.String())
-	}
-	var merged stats.Result
-	if err := json.Unmarshal(out, &merged); err != nil || merged.Export == nil || merged.Latency == nil {
-		t.Fatalf("merged result: %v, export %+v", err, merged.Export)
-	}
-	return merged
 }
 
 // startPrometheus starts Prometheus on a free loopback port, receiving
