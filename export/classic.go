@@ -43,13 +43,15 @@ func (c *classicCounts) addHDR(h *hdrhistogram.PackedHistogram) {
 	}
 }
 
-func (c *classicCounts) addCounts(other counts) {
-	o := other.(*classicCounts)
-	for i, n := range o.counts {
-		c.counts[i] += n
+func (c *classicCounts) addPoint(h Histogram) {
+	var below uint64
+	for i, cum := range h.Cumulative {
+		c.counts[i] += cum - below
+		below = cum
 	}
-	c.count += o.count
-	c.sum += o.sum
+	c.counts[len(ClassicBounds)] += h.Count - below
+	c.count += h.Count
+	c.sum += h.Sum
 }
 
 func (c *classicCounts) point() Histogram {

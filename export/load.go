@@ -52,13 +52,14 @@ type Load struct {
 }
 
 // carry is what a load leaves to the next under the same labels: its
-// counters, histograms, and the time of its last point.
+// counters, its histograms as points (sparse: a capacity search or a
+// plan leaves one per step or operation, each a few KB), and the time of
+// its last point.
 type carry struct {
-	totals  engine.Totals
-	rows    []engine.Totals
-	latency counts
-	lag     counts
-	lastMs  int64
+	totals       engine.Totals
+	rows         []engine.Totals
+	latency, lag Histogram
+	lastMs       int64
 }
 
 // metric is one series and how to read its point.
@@ -99,7 +100,7 @@ func (e *Exporter) Load(o LoadOptions) *Load {
 		l.lag = e.newCounts()
 	}
 	if c := l.carried; c != nil {
-		l.latency.addCounts(c.latency)
+		l.latency.addPoint(c.latency)
 		l.lastMs = c.lastMs
 	}
 	return l
@@ -156,8 +157,8 @@ func (l *Load) view(t *engine.Tick) *view {
 	}
 	if l.lag != nil {
 		l.lag.reset()
-		if l.carried != nil && l.carried.lag != nil {
-			l.lag.addCounts(l.carried.lag)
+		if l.carried != nil {
+			l.lag.addPoint(l.carried.lag)
 		}
 		if t.Lag != nil {
 			l.lag.addHDR(t.Lag)
@@ -182,7 +183,7 @@ func (l *Load) push(snap *Snapshot) {
 
 // leave hands what the load counted to the next load under its labels.
 func (l *Load) leave(v *view) {
-	c := &carry{totals: v.totals, rows: v.rows, latency: l.latency, lag: l.lag, lastMs: l.lastMs}
+	c := &carry{totals: v.totals, rows: v.rows, latency: v.latency, lag: v.lag, lastMs: l.lastMs}
 	l.e.mu.Lock()
 	l.e.ended[l.key] = c
 	l.e.mu.Unlock()

@@ -45,8 +45,8 @@ type counts interface {
 	reset()
 	// addHDR adds the values of an HdrHistogram of nanoseconds.
 	addHDR(h *hdrhistogram.PackedHistogram)
-	// addCounts adds another accumulator of the same kind.
-	addCounts(o counts)
+	// addPoint adds a point of the same kind, as point returned it.
+	addPoint(h Histogram)
 	// point returns the cumulative point.
 	point() Histogram
 }
@@ -119,15 +119,11 @@ func (n *nativeCounts) add(i int32, c uint64) {
 	n.count += c
 }
 
-// addCounts adds another native accumulator's buckets.
-func (n *nativeCounts) addCounts(other counts) {
-	o := other.(*nativeCounts)
-	for i := o.lo; i <= o.hi; i++ {
-		if c := o.counts[i-minIndex]; c > 0 {
-			n.add(i, c)
-		}
+func (n *nativeCounts) addPoint(h Histogram) {
+	for _, b := range h.Buckets {
+		n.add(b.Index, b.Count)
 	}
-	n.sum += o.sum
+	n.sum += h.Sum
 }
 
 // point returns the histogram's cumulative point.

@@ -3,6 +3,7 @@ package export
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -87,15 +88,15 @@ func TestNativeQuantileBracketsTheResults(t *testing.T) {
 	}
 }
 
-// TestNativeCountsReset: a reset accumulator is empty, and adding two
-// gives their sum.
+// TestNativeCountsReset: a reset accumulator is empty, and adding one's
+// point to another gives their sum.
 func TestNativeCountsReset(t *testing.T) {
 	h := record.NewHistogram()
 	h.RecordValue(1_000_000) //nolint:errcheck // in range
 	a, b := newNativeCounts(), newNativeCounts()
 	a.addHDR(packed(h))
 	b.addHDR(packed(h))
-	a.addCounts(b)
+	a.addPoint(b.point())
 	if p := a.point(); p.Count != 2 || len(p.Buckets) != 1 || p.Buckets[0].Count != 2 {
 		t.Errorf("sum of two: %+v", p)
 	}
@@ -125,5 +126,21 @@ func TestClassicCounts(t *testing.T) {
 	}
 	if p.Count != 4 || at(0.00005) != 1 || at(0.0005) != 1 || at(0.0025) != 3 || at(60) != 3 {
 		t.Errorf("classic point %+v", p)
+	}
+}
+
+// TestClassicPointRoundTrip: a classic point added to an empty
+// accumulator gives the same point back (what a load leaves to the next
+// under its labels).
+func TestClassicPointRoundTrip(t *testing.T) {
+	h := record.NewHistogram()
+	for _, ns := range []int64{40_000, 1_000_000, 70e9} {
+		h.RecordValue(ns) //nolint:errcheck // in range
+	}
+	a, b := newClassicCounts(), newClassicCounts()
+	a.addHDR(packed(h))
+	b.addPoint(a.point())
+	if pa, pb := a.point(), b.point(); pa.Count != pb.Count || pa.Sum != pb.Sum || !slices.Equal(pa.Cumulative, pb.Cumulative) {
+		t.Errorf("round trip %+v, want %+v", pb, pa)
 	}
 }
