@@ -230,3 +230,15 @@ func TestCapacityExports(t *testing.T) {
 		}
 	}
 }
+
+// TestExportDryRun: --dry-run says where the figures would go, under
+// which run, the URL's password redacted, and pushes nothing.
+func TestExportDryRun(t *testing.T) {
+	p, u := startPushes(t, http.StatusNoContent)
+	withAuth := strings.Replace(u, "http://", "http://someone:pa55word@", 1)
+	code, stdout, stderr := pummel(t.Context(), "--dry-run", "--export", "prometheus="+withAuth, "--export-label", "run=nightly", "--export-interval", "5s", "http://127.0.0.1:1/")
+	want := "  Export: run nightly to prometheus " + strings.Replace(u, "http://", "http://REDACTED@", 1) + " every 5s\n"
+	if code != exitOK || !strings.Contains(stdout, want) || strings.Contains(stdout, "pa55word") || p.count() != 0 {
+		t.Errorf("exit %d, %d pushes, stdout %q (want %q), stderr %q", code, p.count(), stdout, want, stderr)
+	}
+}
