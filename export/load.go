@@ -77,7 +77,12 @@ type view struct {
 	latency  Histogram
 	lag      Histogram
 	achieved float64
+	// sinceLast is the time since the load's previous push.
+	sinceLast time.Duration
 }
+
+// minRateWindow is the shortest time the achieved rate is pushed over.
+const minRateWindow = 100 * time.Millisecond
 
 // Load starts the figures of one load.
 func (e *Exporter) Load(o LoadOptions) *Load {
@@ -166,8 +171,8 @@ func (l *Load) view(t *engine.Tick) *view {
 		v.lag = l.lag.point()
 	}
 	ended := t.Totals.Requests() + t.Totals.Errors.Socket()
-	if d := t.At.Sub(l.last).Seconds(); d > 0 {
-		v.achieved = float64(ended-l.ended) / d
+	if v.sinceLast = t.At.Sub(l.last); v.sinceLast > 0 {
+		v.achieved = float64(ended-l.ended) / v.sinceLast.Seconds()
 	}
 	l.ended = ended
 	return v
@@ -256,7 +261,11 @@ func (l *Load) build(labels []Label, o LoadOptions) []metric {
 	add(MetricLatency, HistogramSeries, true, func(v *view) Point { return Point{Hist: &v.latency} })
 	if o.OpenLoop {
 		add(MetricTargetRate, Gauge, false, func(v *view) Point { return Point{Value: v.tick.TargetRate} })
-		add(MetricAchievedRate, Gauge, false, func(v *view) Point { return Point{Value: v.achieved} })
+		add(MetricAchievedRate, Gauge, false, func(v *view) Point {
+			// The run's end may come a few milliseconds after its last
+			// second: a rate over so little time says nothing.
+			return Point{Value: v.achieved, Absent: v.sinceLast < minRateWindow}
+		})
 		add(MetricLag, HistogramSeries, true, func(v *view) Point { return Point{Hist: &v.lag} })
 		counter(MetricLateSends, func(v *view) int64 { return v.totals.LateSends })
 	}

@@ -240,3 +240,24 @@ func TestParseLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAchievedRateNeedsTime: the run's end, a few milliseconds after
+// its last second, pushes no achieved rate over those milliseconds.
+func TestLoadAchievedRateNeedsTime(t *testing.T) {
+	f := &fakeSink{}
+	e := New(Options{Sinks: []Sink{f}})
+	l := e.Load(LoadOptions{OpenLoop: true})
+	from := time.UnixMilli(1_700_000_000_000)
+	tks := ticks(from, []int64{100, 3})
+	tks[1].At = tks[0].At.Add(5 * time.Millisecond)
+	for _, tk := range tks {
+		l.Observe(tk)
+	}
+	e.Close(time.Second)
+	if p := value(t, f.pushed[1], MetricAchievedRate); p.Absent || p.Value != 101 {
+		t.Errorf("first second's rate %+v", p)
+	}
+	if p := value(t, f.pushed[2], MetricAchievedRate); !p.Absent {
+		t.Errorf("a rate over 5 ms: %+v", p)
+	}
+}
