@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -240,5 +241,22 @@ func TestExportDryRun(t *testing.T) {
 	want := "  Export: run nightly to prometheus " + strings.Replace(u, "http://", "http://REDACTED@", 1) + " every 5s\n"
 	if code != exitOK || !strings.Contains(stdout, want) || strings.Contains(stdout, "pa55word") || p.count() != 0 {
 		t.Errorf("exit %d, %d pushes, stdout %q (want %q), stderr %q", code, p.count(), stdout, want, stderr)
+	}
+}
+
+// TestExportInterrupted: Ctrl-C ends the run, and its figures so far
+// still reach Prometheus: the last push is delivered before the results
+// are written.
+func TestExportInterrupted(t *testing.T) {
+	p, u := startPushes(t, http.StatusNoContent)
+	ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+	defer cancel()
+	code, stdout, stderr := pummel(ctx, "-c", "2", "-d", "1m", "--export", "prometheus="+u, "--format", "json", "-q", targetURL(t))
+	var res stats.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || code != exitInterrupted {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if e := res.Export; e == nil || e.Dropped != 0 || e.Sinks[0].Pushed < 3 || int64(p.count()) > e.Sinks[0].Pushed {
+		t.Errorf("export %+v, %d pushes received: want the point at 0, the first second and the end", res.Export, p.count())
 	}
 }
