@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,6 +163,25 @@ func classicHistograms(ctx context.Context, t *testing.T, prom, bin, target stri
 			t.Errorf("%s = %v, the result's requests %d", query, got, res.Requests)
 		}
 	}
+}
+
+// mergeParts merges the parts' printed results with `pummel report
+// --parallel -`, reading them from its standard input.
+func mergeParts(ctx context.Context, t *testing.T, bin string, outs [][]byte) stats.Result {
+	t.Helper()
+	report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
+	report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
+	var stderr bytes.Buffer
+	report.Stderr = &stderr
+	out, err := report.Output()
+	if err != nil {
+		t.Fatalf("report: %v: %s", err, stderr.String())
+	}
+	var merged stats.Result
+	if err := json.Unmarshal(out, &merged); err != nil {
+		t.Fatalf("merged result: %v", err)
+	}
+	return merged
 }
 
 // startPrometheus starts Prometheus on a free loopback port, receiving

@@ -38,7 +38,19 @@ func TestShardsOnOneMachineMergeIntoTheWholeLoad(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // a bound, far above the seconds it takes
 			defer cancel()
 			outs := runParts(ctx, t, bin, parts, append(tt.load, "-t", "1", "--timeout", "5s", srv.URL()))
-			merged := mergeParts(ctx, t, bin, outs)
+
+			report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
+			report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
+			var stderr bytes.Buffer
+			report.Stderr = &stderr
+			out, err := report.Output()
+			if err != nil {
+				t.Fatalf("report: %v: %s", err, stderr.String())
+			}
+			var merged stats.Result
+			if err := json.Unmarshal(out, &merged); err != nil {
+				t.Fatal(err)
+			}
 			if merged.Requests != tt.want || srv.Requests() != tt.want {
 				t.Errorf("merged %d requests, the server counted %d; want %d", merged.Requests, srv.Requests(), tt.want)
 			}
@@ -96,25 +108,6 @@ func runParts(ctx context.Context, t *testing.T, bin string, n int, load []strin
 		printed[i] = outs[i].Bytes()
 	}
 	return printed
-}
-
-// mergeParts merges the parts' printed results with `pummel report
-// --parallel -`, reading them from its standard input.
-func mergeParts(ctx context.Context, t *testing.T, bin string, outs [][]byte) stats.Result {
-	t.Helper()
-	report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
-	report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
-	var stderr bytes.Buffer
-	report.Stderr = &stderr
-	out, err := report.Output()
-	if err != nil {
-		t.Fatalf("report: %v: %s", err, stderr.String())
-	}
-	var merged stats.Result
-	if err := json.Unmarshal(out, &merged); err != nil {
-		t.Fatalf("merged result: %v", err)
-	}
-	return merged
 }
 
 // checkMergedHistogram checks that the merged latency histogram is the
