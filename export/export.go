@@ -114,9 +114,8 @@ type Exporter struct {
 	classic  bool
 	queues   []*queue
 
-	mu     sync.Mutex        // guards ended
-	ended  map[string]*carry // what loads that ended left to the next under the same labels
-	closed bool
+	mu    sync.Mutex        // guards ended
+	ended map[string]*carry // what loads that ended left to the next under the same labels
 }
 
 // New starts exporting to o.Sinks; Close ends it.
@@ -174,9 +173,6 @@ func (r Report) Dropped() int64 {
 // is still undelivered then is dropped and counted. It may be called
 // once.
 func (e *Exporter) Close(timeout time.Duration) Report {
-	e.mu.Lock()
-	e.closed = true
-	e.mu.Unlock()
 	deadline := time.Now().Add(timeout)
 	var wg sync.WaitGroup
 	for _, q := range e.queues {
