@@ -1,6 +1,7 @@
 package export
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -270,7 +271,7 @@ func (l *Load) build(labels []Label, o LoadOptions) []metric {
 		counter(MetricLateSends, func(v *view) int64 { return v.totals.LateSends })
 	}
 	for _, s := range o.Servers {
-		pid := Label{"pid", itoa(s.PID)}
+		pid := Label{"pid", strconv.Itoa(s.PID)}
 		add(MetricServerRSS, Gauge, false, func(*view) Point {
 			rss, _, ok := s.Sample()
 			return Point{Value: float64(rss), Absent: !ok}

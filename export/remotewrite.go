@@ -188,5 +188,3 @@ func formatBound(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
