@@ -64,6 +64,9 @@ type Conn struct {
 	// opened numbers the connection in the request log: each one opened
 	// takes the next number.
 	opened uint32
+	// attached is set from Attached to Detached: the connection counts
+	// among its worker's open ones.
+	attached bool
 	// tg is the connection's place in a list of targets (targets.go).
 	tg targetState
 }
@@ -100,6 +103,10 @@ func (c *Conn) Take(t Ticket) bool {
 // Attached starts a new connection: nothing served on it, nothing parsed.
 func (c *Conn) Attached() {
 	c.Served, c.Refused, c.Partial = 0, false, 0
+	if !c.attached {
+		c.attached = true
+		c.Worker.open.Add(1)
+	}
 	if c.Worker.log != nil { // numbers for the request log, which alone reads them
 		c.opened = c.Load.opened.Add(1)
 	}

@@ -125,6 +125,12 @@ type Config struct {
 	// Progress, if set, is called about four times a second from a
 	// background goroutine with a snapshot of the run, for a live display.
 	Progress func(Progress)
+	// OnTick, if set, is called from a background goroutine as each
+	// second of the timeline ends, and once more as the run ends, with
+	// the figures so far (see Tick): for an exporter. It must return
+	// quickly and never block: the timeline waits for it. Nothing of it
+	// runs when it is nil.
+	OnTick func(Tick)
 
 	// Checks holds the response checks; failures count as validation errors.
 	Checks Checks

@@ -54,11 +54,7 @@ func (s *sampler) showProgress(now time.Time) {
 	for _, e := range s.second.prevErrs {
 		p.Errors += e
 	}
-	if s.load.Sched != nil && p.Elapsed >= 0 && s.load.Config.Duration > 0 {
-		if stage := int(p.Elapsed / s.load.Config.Duration); stage < len(s.load.Config.Rates) {
-			p.TargetRate = s.load.rateAt(stage, p.Elapsed-time.Duration(stage)*s.load.Config.Duration)
-		}
-	}
+	p.TargetRate = s.load.targetRateAt(p.Elapsed)
 	cb(p)
 }
 

@@ -27,6 +27,7 @@ type sampler struct {
 	out     chan samples
 
 	second   timelineState
+	ticks    *ticker      // hands Config.OnTick its ticks; nil without it
 	last     stats.Second // the latest second, for progress
 	progress time.Time    // when progress was last reported
 }
@@ -63,6 +64,9 @@ func (s samples) encodedTimeline() ([]stats.Second, error) {
 func startSampler(r *Load, workers []*Worker) *sampler {
 	s := &sampler{load: r, workers: workers, done: make(chan struct{}), out: make(chan samples, 1)}
 	s.second.init()
+	if r.Config.OnTick != nil {
+		s.ticks = newTicker(r)
+	}
 	go s.loop(time.Now())
 	return s
 }
@@ -95,15 +99,15 @@ func (s *sampler) loop(last time.Time) {
 }
 
 // tickSecond appends a timeline entry when a second has passed (or, at the
-// end, for the part of a second left).
+// end, for the part of a second left), and hands Config.OnTick its tick.
 func (s *sampler) tickSecond(out *samples, now time.Time, final bool) {
 	sec, h, ok := s.second.take(s.workers, now, final, s.load.measureFrom())
-	if !ok {
-		return
+	if ok {
+		s.last = sec
+		out.timeline = append(out.timeline, sec)
+		out.histograms = append(out.histograms, h)
 	}
-	s.last = sec
-	out.timeline = append(out.timeline, sec)
-	out.histograms = append(out.histograms, h)
+	s.tick(h, ok, final, now)
 }
 
 // appendRates appends each worker's rate since prev and updates prev.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
+	"github.com/pummel-dev/pummel/stats/record"
 )
 
 func TestTimelineSumsToTheTotals(t *testing.T) {
@@ -74,5 +75,28 @@ func TestProgressCountsTheWarmupApart(t *testing.T) {
 	}
 	if !warming || !measuring || res.Requests != 100 {
 		t.Errorf("%d responses; progress %+v: want reports during the warm-up and after it", res.Requests, progress)
+	}
+}
+
+// TestTimelineKeepsWhatArrivesAsTheMeasurementBegins: a sampler's tick
+// that fires just before the measurement begins can run just after it,
+// when measured responses are already in the workers' intervals. They
+// belong to the first second: the timeline sums to the totals, and an
+// exporter that reads it (Config.OnTick) agrees with the result.
+func TestTimelineKeepsWhatArrivesAsTheMeasurementBegins(t *testing.T) {
+	w := NewWorker(2, false)
+	var b record.Batch
+	b.Add(record.Outcome{Latency: time.Millisecond, Status: 200})
+	w.addBatch(MeasuredPhase, &b, nil)
+
+	var tl timelineState
+	tl.init()
+	from := time.Now()
+	if _, _, ok := tl.take([]*Worker{w}, from.Add(-time.Millisecond), false, from); ok {
+		t.Fatal("a second before the measurement began")
+	}
+	sec, h, ok := tl.take([]*Worker{w}, from.Add(time.Second), false, from)
+	if !ok || sec.Requests != 1 || h.TotalCount() != 1 {
+		t.Errorf("first second: ok %v, %d requests, histogram of %d; want the response measured as the tick came", ok, sec.Requests, h.TotalCount())
 	}
 }

@@ -26,6 +26,9 @@ type Worker struct {
 	// done counts the measured responses, warm the warm-up's; the Req/Sec
 	// sampler and the progress line read them without the lock.
 	done, warm atomic.Int64
+	// open counts the worker's connections open now (Conn.Attached,
+	// Conn.Detached), for Config.OnTick.
+	open atomic.Int64
 	// Script is the worker's Lua thread when a script makes each request.
 	Script *scripted
 	// index numbers the worker from 0; log is its way into the request

@@ -63,6 +63,7 @@ func combine(rs []Result, how Combination) (Result, error) {
 		out.addCounts(r)
 		durations = append(durations, r.DurationS)
 	}
+	out.Export = combineExports(rs)
 	out.DurationS = combineDurations(durations, how)
 	out.Config.MergedCommands = mergedCommands(rs)
 	if w := MixedLoads(rs); w != "" {
@@ -301,4 +302,37 @@ func (out *Result) combineClient(rs []Result, how Combination) {
 	if out.Client.Saturated {
 		out.Warnings = append(out.Warnings, SaturationWarning(out.Client))
 	}
+}
+
+// combineExports merges what the results' --export pushed: the counts of
+// each sink (by kind and URL) summed, the run kept when every result
+// carries the same (the parts of one sharded load do).
+func combineExports(rs []Result) *Export {
+	var out *Export
+	for _, r := range rs {
+		if r.Export == nil {
+			continue
+		}
+		if out == nil {
+			out = &Export{Run: r.Export.Run}
+		}
+		if out.Run != r.Export.Run {
+			out.Run = ""
+		}
+		out.Dropped += r.Export.Dropped
+		for _, s := range r.Export.Sinks {
+			i := slices.IndexFunc(out.Sinks, func(o ExportSink) bool { return o.Sink == s.Sink && o.URL == s.URL })
+			if i < 0 {
+				out.Sinks = append(out.Sinks, ExportSink{Sink: s.Sink, URL: s.URL})
+				i = len(out.Sinks) - 1
+			}
+			o := &out.Sinks[i]
+			o.Pushed, o.Dropped, o.Failures = o.Pushed+s.Pushed, o.Dropped+s.Dropped, o.Failures+s.Failures
+			o.Short = o.Short || s.Short
+			if s.LastError != "" {
+				o.LastError = s.LastError
+			}
+		}
+	}
+	return out
 }

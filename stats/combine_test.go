@@ -157,3 +157,21 @@ func TestCombineDropsACapacitySearchsAnswer(t *testing.T) {
 		t.Error("a single search is not kept whole")
 	}
 }
+
+// TestCombineExports: the parts of a sharded load each say what they
+// pushed; merged, each sink's counts add up, and the run they share stays.
+func TestCombineExports(t *testing.T) {
+	part := func(pushed, dropped int64, short bool) stats.Result {
+		r := stats.Merge([]*record.Recorder{statstest.Recorded(statstest.Spread(100, 10, time.Microsecond)...)}, time.Second, nil)
+		r.Export = &stats.Export{Run: "r1", Dropped: dropped, Sinks: []stats.ExportSink{{Sink: "prometheus", URL: "http://p/api/v1/write", Pushed: pushed, Dropped: dropped, Short: short}}}
+		return r
+	}
+	got, err := stats.Combine([]stats.Result{part(10, 0, false), part(8, 2, true), part(10, 0, false)}, stats.Parallel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stats.ExportSink{Sink: "prometheus", URL: "http://p/api/v1/write", Pushed: 28, Dropped: 2, Short: true}
+	if e := got.Export; e == nil || e.Run != "r1" || e.Dropped != 2 || len(e.Sinks) != 1 || e.Sinks[0] != want {
+		t.Errorf("export %+v", got.Export)
+	}
+}

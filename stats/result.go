@@ -101,6 +101,8 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// RequestLog says what --log-requests wrote (absent without it).
 	RequestLog *RequestLog `json:"request_log,omitempty"`
+	// Export says what --export pushed (absent without it).
+	Export *Export `json:"export,omitempty"`
 	// Thresholds holds the outcome of every --threshold condition, in
 	// the order given.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
@@ -128,6 +130,38 @@ type Result struct {
 type RequestLog struct {
 	Lines   int64 `json:"lines"`
 	Dropped int64 `json:"dropped"`
+}
+
+// Export says what --export pushed: the run id every series carries, and
+// what each sink delivered, counted in pushes (one a push interval, and
+// one at each load's end).
+type Export struct {
+	// Run is the run label of every series exported.
+	Run string `json:"run"`
+	// Sinks has one entry per --export, in the order given.
+	Sinks []ExportSink `json:"sinks"`
+	// Dropped counts the pushes not delivered, summed over the sinks (a
+	// warning says so too).
+	Dropped int64 `json:"dropped"`
+}
+
+// ExportSink is what one --export delivered.
+type ExportSink struct {
+	// Sink is its kind ("prometheus"), URL where it pushed (secrets
+	// redacted).
+	Sink string `json:"sink"`
+	URL  string `json:"url"`
+	// Pushed and Dropped count the pushes delivered and not; Failures
+	// the attempts that failed, retried or not; LastError the last one's
+	// reason.
+	Pushed    int64  `json:"pushed"`
+	Dropped   int64  `json:"dropped"`
+	Failures  int64  `json:"failures"`
+	LastError string `json:"last_error,omitempty"`
+	// Short is set when the last push of a load was not delivered: the
+	// figures the sink holds fall short of this result's. Other pushes
+	// dropped cost only resolution, as every figure is cumulative.
+	Short bool `json:"short,omitempty"`
 }
 
 // Ramp is an open-loop stage whose rate grows (or falls) linearly, in

@@ -25,6 +25,12 @@ func (r *Result) Scrub(clean func(string) string) {
 	for i := range r.Server {
 		r.Server[i].ExitReason = clean(r.Server[i].ExitReason)
 	}
+	if r.Export != nil {
+		for i := range r.Export.Sinks {
+			s := &r.Export.Sinks[i]
+			s.URL, s.LastError = clean(redact.URL(s.URL)), clean(s.LastError)
+		}
+	}
 	if r.Capacity != nil {
 		r.Capacity.Why, r.Capacity.Stopped = clean(r.Capacity.Why), clean(r.Capacity.Stopped)
 	}

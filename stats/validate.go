@@ -77,7 +77,7 @@ func (r *Result) validateCounts(path string) error {
 			}
 		}
 	}
-	return nil
+	return r.validateExport(path)
 }
 
 // validateStatus checks that every response has one status: the counts
@@ -143,6 +143,25 @@ func validateParts(field string, parts []Result, requests int64) error {
 	}
 	if sum != requests {
 		return fmt.Errorf("%s: their requests add up to %d, but requests is %d", field, sum, requests)
+	}
+	return nil
+}
+
+// validateExport rejects negative push counts, and a dropped count that
+// is not its sinks'.
+func (r *Result) validateExport(path string) error {
+	if r.Export == nil {
+		return nil
+	}
+	var dropped int64
+	for i, s := range r.Export.Sinks {
+		if s.Pushed < 0 || s.Dropped < 0 || s.Failures < 0 {
+			return fmt.Errorf("%sexport.sinks[%d]: a negative count (pushed %d, dropped %d, failures %d)", path, i, s.Pushed, s.Dropped, s.Failures)
+		}
+		dropped += s.Dropped
+	}
+	if r.Export.Dropped != dropped {
+		return fmt.Errorf("%sexport.dropped: %d, but its sinks dropped %d", path, r.Export.Dropped, dropped)
 	}
 	return nil
 }

@@ -44,6 +44,12 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"histogram garbled", func(r *stats.Result) { r.LatencyHistogram = "not base64" }, "latency_histogram"},
 		{"latency null with responses", func(r *stats.Result) { r.Latency = nil }, "latency_us"},
 		{"negative connections", func(r *stats.Result) { r.Config.Connections = -4 }, "config.connections"},
+		{"negative pushes", func(r *stats.Result) {
+			r.Export = &stats.Export{Sinks: []stats.ExportSink{{Sink: "prometheus", Pushed: -1}}}
+		}, "export.sinks[0]"},
+		{"dropped not the sinks'", func(r *stats.Result) {
+			r.Export = &stats.Export{Sinks: []stats.ExportSink{{Sink: "prometheus", Dropped: 2}}, Dropped: 1}
+		}, "export.dropped"},
 		{"stage at fault", func(r *stats.Result) { r.Stages = []stats.Result{valid(), valid()}; r.Stages[1].BytesRead = -1 }, "stages[1].bytes_read"},
 		{"stages over the whole", func(r *stats.Result) { r.Stages = []stats.Result{valid(), valid()} }, "stages"},
 		{"runs over the whole", func(r *stats.Result) { r.Runs = []stats.Result{valid(), other} }, "runs"},

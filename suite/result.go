@@ -36,6 +36,8 @@ type Result struct {
 	Error string `json:"error,omitempty"`
 	// Interrupted is true when the suite was stopped (Ctrl-C).
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Export says what --export pushed (absent without it).
+	Export *stats.Export `json:"export,omitempty"`
 }
 
 // OperationInfo describes one operation of the plan.

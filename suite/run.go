@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/environment"
 	"github.com/pummel-dev/pummel/internal/english"
 	"github.com/pummel-dev/pummel/internal/redact"
+	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
 	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/render"
@@ -28,6 +30,17 @@ type Options struct {
 	Progress io.Writer
 	// Version is pummel's version, for the environment.
 	Version string
+	// Observe, if set, is called before each operation's load with its
+	// config, which it may change (an exporter follows the load through
+	// engine.Config.OnTick), the watch of the server, and which load it is.
+	Observe func(cfg *engine.Config, w *measure.Watch, id LoadID)
+}
+
+// LoadID names one load of a suite: an operation in a run of a mode.
+type LoadID struct {
+	Mode, Operation string
+	// Run numbers the mode's runs from 1.
+	Run int
 }
 
 // Run carries out the suite: for each of the runs, one fresh server

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/internal/parse"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/proc"
@@ -29,7 +30,7 @@ func runOnce(ctx context.Context, s *Suite, m mode, n int, opt Options) (RunResu
 	}
 	rep.Tmpdir = tmp
 	x := &expander{port: strconv.Itoa(port), tmpdir: tmp, lookupEnv: os.LookupEnv}
-	r := &runner{suite: s, x: x, rep: &rep, failed: make([]bool, len(s.ops))}
+	r := &runner{suite: s, x: x, rep: &rep, failed: make([]bool, len(s.ops)), observe: opt.Observe}
 	err = r.run(ctx, m, logPath(opt.Dir, m.name, n))
 	if rerr := os.RemoveAll(tmp); rerr != nil {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("removing {tmpdir}: %v", rerr))
@@ -78,6 +79,8 @@ type runner struct {
 	p      *proc.Process
 	ready  time.Time // when the server was ready and settled: sample offsets count from here
 	failed []bool    // by operation: it failed a check in this run
+	// observe is Options.Observe.
+	observe func(cfg *engine.Config, w *measure.Watch, id LoadID)
 }
 
 // run starts the server, measures it and stops it.

@@ -29,6 +29,9 @@ func (r *runner) operation(ctx context.Context, i int) error {
 	if err != nil {
 		return fmt.Errorf("before operation %s: %w", op.name, err)
 	}
+	if r.observe != nil {
+		r.observe(&cfg, w, LoadID{Mode: r.rep.Mode, Operation: op.name, Run: r.rep.Run})
+	}
 	res, err := w.Load(ctx, cfg)
 	u := &res.Server[0]
 	u.RSSBytes.Idle = r.rep.IdleRSSBytes // sampled once per run, before the first operation

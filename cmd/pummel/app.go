@@ -102,7 +102,7 @@ func newApp(rec *commandLine, stdout, stderr io.Writer) *cli.App {
 			serveCommand(stderr),
 			reportCommand(stdout),
 			compareCommand(stdout),
-			suiteCommand(stdout, stderr),
+			suiteCommand(rec, stdout, stderr),
 			versionCommand(stdout),
 			completionCommand(stdout),
 			manCommand(stdout),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pummel-dev/pummel/capacity"
 	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/export"
 	"github.com/pummel-dev/pummel/internal/wait"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/stats"
@@ -158,6 +159,7 @@ func (l *loader) capacity(c *cli.Context, so *searchOptions) error {
 		return err
 	}
 	stopped := err // the steps before a load that could not be carried out are written all the same
+	l.exports.finish(&res)
 	l.describe(s, &res)
 	written := errors.Join(l.writeCapacity(s.outs, res), l.scriptDone(cfg, res))
 	if stopped != nil {
@@ -203,6 +205,7 @@ func (r *capacityRun) measure(ctx context.Context, l capacity.Load) (stats.Resul
 		r.progress.setPrefix(fmt.Sprintf("step %d, %s: ", r.steps, rate))
 		cfg.Progress = r.progress.show
 	}
+	r.exports.observe(&cfg, r.watch, export.Label{Name: "step", Value: strconv.Itoa(r.steps)})
 	return r.watch.Step(ctx, cfg)
 }
 

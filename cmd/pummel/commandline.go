@@ -61,12 +61,24 @@ func (r commandLine) flagValue(flag, value string) string {
 		return r.secrets.Command(value)
 	case "ready-url":
 		return r.secrets.URL(value)
+	case "export": // KIND=URL
+		kind, u, _ := strings.Cut(value, "=")
+		return kind + "=" + r.secrets.URL(u)
 	}
 	if redact.SecretName(flag) {
 		r.secrets.Add(value)
 		return redact.Redacted
 	}
 	return value
+}
+
+// url returns a URL as it may leave the process: its user name,
+// password and secret query values redacted (and remembered).
+func (r commandLine) url(s string) string {
+	if r.show {
+		return s
+	}
+	return r.secrets.URL(s)
 }
 
 // text returns a line of free text (an error message) as it may leave

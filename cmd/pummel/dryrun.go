@@ -30,6 +30,7 @@ func (l *loader) dryRun(cfg engine.Config) error {
 	if !cfg.StartAt.IsZero() {
 		fmt.Fprintf(&b, "Start at %s\n", cfg.StartAt.UTC().Format(time.RFC3339Nano))
 	}
+	l.export.writeLine(&b) //nolint:errcheck // a strings.Builder does not fail
 	b.WriteString("Dry run: the command line is valid; nothing was sent.\n")
 	_, err := io.WriteString(l.stdout, b.String())
 	return err

@@ -11,7 +11,7 @@ import (
 // strings here, parsed in options.config, so that "1k" and bare seconds work
 // and errors name the flag.
 func loadFlags(o *options) []cli.Flag {
-	return []cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringFlag{Name: "connections", Aliases: []string{"c"}, Value: strconv.Itoa(engine.DefaultConnections), Destination: &o.connections, Usage: "keep-alive `N` connections held open for the whole run (k/M suffixes)"},
 		&cli.StringFlag{Name: "threads", Aliases: []string{"t"}, Destination: &o.threads, DefaultText: "CPUs, at most -c", Usage: "`N` workers the connections are spread over"},
 		&cli.StringFlag{Name: "duration", Aliases: []string{"d"}, Destination: &o.duration, DefaultText: "10s unless -n", Usage: "measure for `D` (500ms, 10s, 5m, 1h or seconds)"},
@@ -70,6 +70,7 @@ func loadFlags(o *options) []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.dryRun, Usage: "check the command line (flags, script, outputs), print what would run, and send nothing"},
 		&cli.BoolFlag{Name: "show-secrets", Destination: &o.showSecrets, Usage: "do not redact secret headers, URL credentials (user and password) and request bodies in outputs"},
 	}
+	return append(flags, exportFlags(&o.export)...)
 }
 
 // demoFlags are the load flags that apply to `pummel demo`, with its

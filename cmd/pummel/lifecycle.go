@@ -53,6 +53,9 @@ func (l *loader) prepare(c *cli.Context, outs []output, rules sessionRules) (*se
 	if err := checkOutputs(outs); err != nil {
 		return nil, err
 	}
+	if l.export, err = l.opts.export.plan(s.cfg, l.rec); err != nil {
+		return nil, err
+	}
 	if s.plan, err = l.opts.watchPlan(s.cfg.ConnectTo); err != nil {
 		return nil, err
 	}
@@ -92,11 +95,13 @@ func (l *loader) open(c *cli.Context, s *session) error {
 	l.shape = l.rec.recordedConfig(s.cfg)
 	l.shape.Runs = s.plan.runs
 	s.progress = newProgress(l.stderr, l.progress)
+	l.exports = l.export.start()
 	return nil
 }
 
 // close ends what prepare and open took.
 func (l *loader) close(s *session) {
+	l.exports.stop()
 	l.fifos.close()
 	if s.cfg.Script != nil {
 		s.cfg.Script.Close()

@@ -29,6 +29,10 @@ type loader struct {
 	progress  string // --progress, -q read
 	announced bool   // the header was written when the load started
 	fifos     fifos  // the output files that are FIFOs, open until written
+	// export is --export as read (nil without it), exports the export
+	// under way once the load is open.
+	export  *exportPlan
+	exports *exporting
 }
 
 // run is the action of `pummel [run] URL`.
@@ -113,6 +117,7 @@ func (l *loader) load(c *cli.Context) error {
 		}
 		return err
 	}
+	l.exports.finish(&res)
 	l.describe(s, &res)
 	return resultExit(res, errors.Join(l.writeResult(l.opts.files(), res), l.scriptDone(cfg, res), logErr))
 }
@@ -183,10 +188,16 @@ func (l *loader) announce() {
 
 // writeHeader writes the header that says what runs.
 func (l *loader) writeHeader(w io.Writer) error {
+	var err error
 	if l.header != nil {
-		return l.header(w)
+		err = l.header(w)
+	} else {
+		err = render.WriteHeader(w, l.shape)
 	}
-	return render.WriteHeader(w, l.shape)
+	if err != nil {
+		return err
+	}
+	return l.export.writeLine(w)
 }
 
 // writeStdout renders res to stdout in --format; text leaves out the

@@ -60,6 +60,8 @@ type options struct {
 
 	target string // the URL, the one positional argument
 
+	export exportOptions // --export and its flags
+
 	targetsFile string           // --targets
 	targets     []targets.Target // its list, once read (see targetList)
 	stdin       io.Reader        // where --targets - reads; nil: os.Stdin

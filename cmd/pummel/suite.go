@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
+	"github.com/pummel-dev/pummel/engine"
 	"github.com/pummel-dev/pummel/environment"
+	"github.com/pummel-dev/pummel/export"
 	"github.com/pummel-dev/pummel/measure"
 	"github.com/pummel-dev/pummel/suite"
 	"github.com/urfave/cli/v2"
@@ -16,37 +19,38 @@ const defaultSuiteDir = "suite-results"
 
 // suiteOptions holds the suite command's flags.
 type suiteOptions struct {
-	dir   string
-	runs  int
-	quiet bool
+	dir    string
+	runs   int
+	quiet  bool
+	export exportOptions
 }
 
 // suiteCommand is `pummel suite PLAN.yaml`: a benchmark plan, its runs,
 // and the results written as JSON and markdown.
-func suiteCommand(stdout, stderr io.Writer) *cli.Command {
+func suiteCommand(rec *commandLine, stdout, stderr io.Writer) *cli.Command {
 	var o suiteOptions
 	return &cli.Command{
 		Name:      "suite",
 		Usage:     "run a benchmark plan: a server in modes, fresh processes per run, named operations; writes JSON and markdown",
 		ArgsUsage: "PLAN.yaml",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: defaultSuiteDir, Destination: &o.dir, Usage: "write suite.json, suite.md and the server logs to `DIR`"},
 			&cli.IntFlag{Name: "runs", Destination: &o.runs, DefaultText: "the plan's", Usage: "start `N` fresh server processes per mode, instead of the plan's runs"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no line on stderr as each run ends"},
-		},
+		}, exportFlags(&o.export)...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageError{"suite: give one plan file (pummel suite PLAN.yaml)"}
 			}
-			return o.run(c, c.Args().First(), stdout, stderr)
+			return o.run(c, c.Args().First(), rec, stdout, stderr)
 		},
 	}
 }
 
 // run loads the plan and checks the output directory, runs the plan,
 // writes everything it can, then reports what failed.
-func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer) error {
+func (o *suiteOptions) run(c *cli.Context, path string, rec *commandLine, stdout, stderr io.Writer) error {
 	if o.runs < 0 || o.runs > measure.MaxRuns {
 		return usageError{fmt.Sprintf("--runs: %d, want between 1 and %d", o.runs, measure.MaxRuns)}
 	}
@@ -64,7 +68,27 @@ func (o *suiteOptions) run(c *cli.Context, path string, stdout, stderr io.Writer
 	if !o.quiet {
 		opt.Progress = stderr
 	}
+	plan, err := o.export.plan(engine.Config{}, rec)
+	if err != nil {
+		return err
+	}
+	x := plan.start()
+	defer x.stop()
+	if x != nil {
+		opt.Observe = func(cfg *engine.Config, w *measure.Watch, id suite.LoadID) {
+			x.observe(cfg, w, export.Label{Name: "mode", Value: id.Mode}, export.Label{Name: "operation", Value: id.Operation},
+				export.Label{Name: "run_index", Value: strconv.Itoa(id.Run)})
+		}
+		if !o.quiet {
+			plan.writeLine(stderr) //nolint:errcheck // stderr is best effort
+		}
+	}
 	rep, runErr := suite.Run(c.Context, s, opt)
+	var exportWarnings []string
+	rep.Export, exportWarnings = x.report()
+	for _, w := range exportWarnings {
+		fmt.Fprintf(stderr, "pummel: suite: %s\n", rec.text(w))
+	}
 	written, fileErrs := suite.WriteFiles(o.dir, rep)
 	var errs []error
 	for _, err := range fileErrs {

@@ -16,15 +16,19 @@ import (
 // the steps of a capacity search.
 type watchedFunc func(ctx context.Context, w *measure.Watch) (stats.Result, error)
 
-// loadOnce is the watchedFunc of a plain run: the load cfg, once.
-func loadOnce(cfg engine.Config) watchedFunc {
-	return func(ctx context.Context, w *measure.Watch) (stats.Result, error) { return w.Load(ctx, cfg) }
+// loadOnce is the watchedFunc of a plain run: the load cfg, once,
+// exporting its figures as asked.
+func (l *loader) loadOnce(cfg engine.Config) watchedFunc {
+	return func(ctx context.Context, w *measure.Watch) (stats.Result, error) {
+		l.exports.observe(&cfg, w)
+		return w.Load(ctx, cfg)
+	}
 }
 
 // watchedLoad runs the load once, sampling every --pid process: idle RSS
 // just before the load, peak RSS and CPU during it, RSS right after.
 func (l *loader) watchedLoad(ctx context.Context, cfg engine.Config, plan watchPlan) (stats.Result, error) {
-	return l.watched(ctx, plan, loadOnce(cfg))
+	return l.watched(ctx, plan, l.loadOnce(cfg))
 }
 
 // watched runs body with every --pid process watched, after sampling
@@ -65,7 +69,7 @@ func (l *loader) execRuns(ctx context.Context, cfg engine.Config, plan watchPlan
 		if spec.LogPath != "" && plan.runs > 1 {
 			spec.LogPath = fmt.Sprintf("%s.%d", spec.LogPath, i+1)
 		}
-		res, err := l.execRun(ctx, spec, plan.watch, loadOnce(cfg))
+		res, err := l.execRun(ctx, spec, plan.watch, l.loadOnce(cfg))
 		if err != nil && ctx.Err() != nil && len(runs) > 0 {
 			break // interrupted between runs: report the runs done
 		}

@@ -283,6 +283,7 @@ func (s *goConn) shut() {
 		s.nc = nil
 		s.wire.attach(nil)
 	}
+	s.Detached()
 }
 
 // sleep waits d, unless the run stops first.

@@ -389,6 +389,7 @@ func (h *h2Conn) shut() {
 		h.nc = nil
 		h.wire.attach(nil)
 	}
+	h.Detached()
 	h.carry = 0
 }
 

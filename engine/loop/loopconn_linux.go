@@ -511,6 +511,7 @@ func (c *loopConn) shut() {
 		unix.Close(c.fd)
 		c.fd = -1
 	}
+	c.Detached()
 	c.state, c.hangup, c.readable = closed, false, false
 	c.carry = c.carry[:0]
 	c.l.deadlines.remove(&c.timed)

@@ -1,0 +1,21 @@
+package engine
+
+// Detached notes that the connection's socket was closed: it no longer
+// counts among the open connections (Tick.Connections). A transport calls
+// it wherever it closes a socket whose connection Attached began; for a
+// connection not attached, it does nothing.
+func (c *Conn) Detached() {
+	if c.attached {
+		c.attached = false
+		c.Worker.open.Add(-1)
+	}
+}
+
+// connectionsOpen counts the connections open now, over the workers.
+func connectionsOpen(ws []*Worker) int64 {
+	var n int64
+	for _, w := range ws {
+		n += w.open.Load()
+	}
+	return n
+}
