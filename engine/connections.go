@@ -19,3 +19,13 @@ func connectionsOpen(ws []*Worker) int64 {
 	}
 	return n
 }
+
+// SharesWith notes that c's requests go, from now on, on the connection
+// whose counting core is conn: HTTP/3's lanes, each with a core of its
+// own, share their QUIC connection, which conn's Attached and Detached
+// count. Nothing is served on it by c yet, and the request log numbers it
+// as conn.
+func (c *Conn) SharesWith(conn *Conn) {
+	c.Served, c.Refused, c.Partial = 0, false, 0
+	c.opened = conn.opened
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/internal/h3fixture"
 )
 
 // keptTick is what a test keeps of one Tick: its pointers are valid only
@@ -145,5 +146,24 @@ func TestTicksCountHTTP2Connections(t *testing.T) {
 				t.Errorf("%d ticks, connections %v first, %v last; want 3, then 0", len(got), got[0].Connections, got[len(got)-1].Connections)
 			}
 		})
+	}
+}
+
+// TestTicksCountHTTP3Connections: each QUIC connection counts as open
+// once, however many streams it carries, and as closed once the run ends.
+func TestTicksCountHTTP3Connections(t *testing.T) {
+	srv := h3fixture.Start(t, h3fixture.Behaviour{})
+	on, ticks := collectTicks()
+	cfg := h3Config(srv, 0, 4)
+	cfg.Connections, cfg.Duration, cfg.OnTick = 3, 1200*time.Millisecond, on
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	got := ticks()
+	if len(got) < 2 {
+		t.Fatalf("%d ticks for 1.2 s", len(got))
+	}
+	if got[0].Connections != 3 || got[len(got)-1].Connections != 0 {
+		t.Errorf("%d ticks, connections %v first, %v last; want 3, then 0", len(got), got[0].Connections, got[len(got)-1].Connections)
 	}
 }

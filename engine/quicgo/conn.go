@@ -39,6 +39,9 @@ type conn struct {
 	// handshakes and reconnects (guarded by mu, as own).
 	core engine.Conn
 	own  engine.Outbox
+	// lanesLeft counts the lanes still running: the last one to finish
+	// finishes the connection.
+	lanesLeft atomic.Int32
 }
 
 func newConn(t *transport, socket int, w *engine.Worker) *conn {
@@ -51,6 +54,7 @@ func newConn(t *transport, socket int, w *engine.Worker) *conn {
 	for i := range c.lanes {
 		c.lanes[i] = newLane(c)
 	}
+	c.lanesLeft.Store(int32(len(c.lanes)))
 	return c
 }
 
@@ -92,6 +96,7 @@ func (c *conn) openFirst(ctx context.Context) error {
 	}
 	c.worker.AddConnect(engine.MeasuredPhase, time.Since(start))
 	c.cur = s
+	c.core.Attached()
 	return nil
 }
 
@@ -142,6 +147,10 @@ func (c *conn) acquire(l *lane, t *engine.Ticket, target uint32) *session {
 		if s := c.cur; s != nil {
 			if s.goAway.Load() == 0 && s.qc.Context().Err() == nil {
 				s.open.Add(1)
+				if l.on != s {
+					l.on = s
+					l.SharesWith(&c.core)
+				}
 				c.mu.Unlock()
 				return s
 			}
@@ -184,6 +193,7 @@ func (c *conn) dialed(s *session) {
 	c.mu.Lock()
 	if s != nil {
 		c.cur = s
+		c.core.Attached()
 	}
 	c.dialing = false
 	close(c.wake)
@@ -199,6 +209,7 @@ func (c *conn) replace(s *session, phase int) {
 		return
 	}
 	c.cur = nil
+	c.core.Detached()
 	if c.tr.load.Stopped() { // closed by the stop: nothing to count
 		return
 	}
@@ -235,6 +246,7 @@ func (c *conn) release(s *session) {
 func (c *conn) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.core.Detached()
 	c.core.TakeBytes(engine.MeasuredPhase)
 	c.own.Flush(c.worker)
 }

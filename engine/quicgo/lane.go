@@ -53,10 +53,6 @@ func (l *lane) exchange(t *engine.Ticket, req *h3.Request, target uint32) {
 		if s == nil {
 			return
 		}
-		if s != l.on {
-			l.on = s
-			l.Attached()
-		}
 		sub := &l.sub
 		sub.s, sub.req, sub.str, sub.n, sub.err = s, req, nil, 0, nil
 		l.c.writer.submit(sub)
@@ -164,11 +160,11 @@ func (l *lane) waitUntil(at time.Time) bool {
 }
 
 // finish hands the lane's last outcomes to its worker; the connection's
-// own counts go with its first lane.
+// own counts go with its last lane.
 func (l *lane) finish() {
 	l.TakeBytes(l.Ticket.Phase)
 	l.own.Flush(l.Worker)
-	if l == l.c.lanes[0] {
+	if l.c.lanesLeft.Add(-1) == 0 {
 		l.c.finish()
 	}
 }
