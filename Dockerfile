@@ -23,14 +23,16 @@ ARG COMMIT=
 ARG DATE=
 RUN GOOS="$TARGETOS" GOARCH="$TARGETARCH" VERSION="$VERSION" COMMIT="$COMMIT" DATE="$DATE" \
     scripts/build.sh /out/pummel
-# scratch has no directories at all: make the two pummel writes to here.
-RUN mkdir -p -m 1777 /out/tmp && mkdir -p /out/work
+# scratch has no directories at all: make the two pummel writes to here. A
+# COPY of a directory copies what it holds, not the directory's own mode or
+# owner, so both come as entries of /out/root, copied whole to /.
+RUN mkdir -p /out/root/tmp /out/root/work && chmod 1777 /out/root/tmp \
+    && chown 65534:65534 /out/root/work
 
 FROM scratch
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /out/pummel /usr/local/bin/pummel
-COPY --from=build --chmod=1777 /out/tmp /tmp
-COPY --from=build --chown=65534:65534 /out/work /work
+COPY --from=build /out/root/ /
 ENV PATH=/usr/local/bin TMPDIR=/tmp
 WORKDIR /work
 USER 65534:65534
