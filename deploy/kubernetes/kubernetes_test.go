@@ -1,7 +1,8 @@
 // Package kubernetes holds the tests of the Kubernetes manifests beside
 // it: the kustomization builds as kubectl apply -k builds it, its objects
-// decode strictly into the official API types, and the command line of
-// every part is valid for pummel's own parser (pummel --dry-run).
+// decode strictly into the official API types, the command line of every
+// part is valid for pummel's own parser (pummel --dry-run), and the parts
+// run as the restricted Pod Security Standard asks.
 package kubernetes
 
 import (
@@ -51,9 +52,16 @@ func build(t *testing.T, startAt string) built {
 			t.Fatal(err)
 		}
 	}
-	objects, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/k")
+	return kustomize(t, fs, "/k")
+}
+
+// kustomize builds the kustomization in dir of fs and decodes its Job and
+// ConfigMap.
+func kustomize(t *testing.T, fs filesys.FileSystem, dir string) built {
+	t.Helper()
+	objects, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, dir)
 	if err != nil {
-		t.Fatalf("kustomize build: %v", err)
+		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
 	var b built
 	kinds := map[string]int{}
@@ -201,4 +209,34 @@ func buildPummel(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// The parts run as the restricted Pod Security Standard asks, which many
+// clusters enforce:
+// not as root, no privilege, a read-only root file system, and /tmp to
+// write in; and on the pod's own network, not the node's.
+func TestThePartsRunAsTheRestrictedStandardAsks(t *testing.T) {
+	spec := build(t, "2026-12-01T15:00:00Z").job.Spec.Template.Spec
+	pod := spec.SecurityContext
+	if pod == nil || pod.RunAsNonRoot == nil || !*pod.RunAsNonRoot ||
+		pod.SeccompProfile == nil || pod.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod securityContext %+v, want runAsNonRoot and the RuntimeDefault seccomp profile", pod)
+	}
+	c := spec.Containers[0].SecurityContext
+	if c == nil || c.AllowPrivilegeEscalation == nil || *c.AllowPrivilegeEscalation ||
+		c.ReadOnlyRootFilesystem == nil || !*c.ReadOnlyRootFilesystem ||
+		c.Capabilities == nil || !slices.Equal(c.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("container securityContext %+v, want no privilege escalation, a read-only root and every capability dropped", c)
+	}
+	tmp := slices.IndexFunc(spec.Containers[0].VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/tmp" })
+	if tmp < 0 {
+		t.Fatal("no volume at /tmp: with a read-only root, pummel has nowhere to write (an --exec server's log)")
+	}
+	name := spec.Containers[0].VolumeMounts[tmp].Name
+	if !slices.ContainsFunc(spec.Volumes, func(v corev1.Volume) bool { return v.Name == name && v.EmptyDir != nil }) {
+		t.Errorf("/tmp is volume %s, want an emptyDir", name)
+	}
+	if spec.HostNetwork {
+		t.Error("hostNetwork in the Job users apply: only the test's overlay puts the parts on the node's network")
+	}
 }
