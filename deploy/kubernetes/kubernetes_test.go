@@ -1,8 +1,9 @@
 // Package kubernetes holds the tests of the Kubernetes manifests beside
 // it: the kustomization builds as kubectl apply -k builds it, its objects
 // decode strictly into the official API types, the command line of every
-// part is valid for pummel's own parser (pummel --dry-run), and the parts
-// run as the restricted Pod Security Standard asks.
+// part is valid for pummel's own parser (pummel --dry-run), and the
+// overlay of scripts/e2e-kubernetes.sh, which applies them to a real
+// cluster in CI, keeps its load on loopback.
 package kubernetes
 
 import (
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -86,12 +88,12 @@ func kustomize(t *testing.T, fs filesys.FileSystem, dir string) built {
 	return b
 }
 
-// decoder decodes Jobs and ConfigMaps as the API server's strict field
+// decoder decodes Deployments, Jobs and ConfigMaps as the API server's strict field
 // validation does: field names are case-sensitive, and an unknown or
 // duplicate field is an error rather than dropped unseen.
 var decoder = func() runtime.Decoder {
 	scheme := runtime.NewScheme()
-	if err := errors.Join(batchv1.AddToScheme(scheme), corev1.AddToScheme(scheme)); err != nil {
+	if err := errors.Join(appsv1.AddToScheme(scheme), batchv1.AddToScheme(scheme), corev1.AddToScheme(scheme)); err != nil {
 		panic(err)
 	}
 	return serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
@@ -212,7 +214,7 @@ func buildPummel(t *testing.T) string {
 }
 
 // The parts run as the restricted Pod Security Standard asks, which many
-// clusters enforce:
+// clusters enforce (CI also applies the Job, dry, where it is enforced):
 // not as root, no privilege, a read-only root file system, and /tmp to
 // write in; and on the pod's own network, not the node's.
 func TestThePartsRunAsTheRestrictedStandardAsks(t *testing.T) {
@@ -238,5 +240,32 @@ func TestThePartsRunAsTheRestrictedStandardAsks(t *testing.T) {
 	}
 	if spec.HostNetwork {
 		t.Error("hostNetwork in the Job users apply: only the test's overlay puts the parts on the node's network")
+	}
+}
+
+// The test's own overlay (scripts/e2e/overlay, applied by
+// scripts/e2e-kubernetes.sh) keeps every request on the node's loopback:
+// the parts on the node's network load 127.0.0.1, where the target listens.
+func TestTheTestsOverlayKeepsTheLoadOnLoopback(t *testing.T) {
+	overlay := filepath.Join("..", "..", "scripts", "e2e", "overlay")
+	spec := kustomize(t, filesys.MakeFsOnDisk(), overlay).job.Spec.Template.Spec
+	if !spec.HostNetwork {
+		t.Error("the test's parts are not on the node's network: 127.0.0.1 would be the pod's own")
+	}
+	args := spec.Containers[0].Args
+	url := args[len(args)-1]
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("the test's parts load %s, want 127.0.0.1", url)
+	}
+	doc, err := os.ReadFile(filepath.Join(overlay, "target.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target appsv1.Deployment
+	decodeStrict(t, doc, &target)
+	ts := target.Spec.Template.Spec
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	if !ts.HostNetwork || !slices.Equal(ts.Containers[0].Args, []string{"serve", "--addr", addr}) {
+		t.Errorf("the target: hostNetwork %v, args %q; want the node's network and serve --addr %s", ts.HostNetwork, ts.Containers[0].Args, addr)
 	}
 }
