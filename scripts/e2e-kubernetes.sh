@@ -20,8 +20,9 @@
 # 15 minutes on 2 CPUs, the next 3 to 4.
 #
 # Every request stays on loopback: containers and pods use the host's
-# network and load 127.0.0.1; the API server, etcd and the kubelet listen
-# on 127.0.0.1. Everything started is stopped on any exit, by the PIDs
+# network and load 127.0.0.1; the API server and etcd listen on 127.0.0.1,
+# the kubelet on the node's address, on lo. One run at a time on a machine.
+# Everything started is stopped on any exit, by the PIDs
 # recorded, and what it mounted or created is removed. Each wait is
 # bounded, and so is the whole run (PUMMEL_E2E_TIMEOUT seconds, default
 # 2700): a step that fails says which, and prints what the cluster knew.
@@ -39,7 +40,7 @@ repo=$PWD
 exec 8>&1 9>&2
 cache=${PUMMEL_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pummel-e2e}
 
-# Loopback ports: the built-in target (as in deploy/kubernetes/e2e), then
+# Loopback ports: the built-in target (as in scripts/e2e/overlay), then
 # the cluster's own.
 target_port=18437
 exec_port=18438
@@ -61,12 +62,13 @@ node_ip=198.18.2.1
 node_ip_added=""
 
 shards=3
-requests=30000 # the Job's -n in deploy/kubernetes/e2e
+requests=30000 # the Job's -n in scripts/e2e/overlay
 start_lead=30  # seconds from applying the Job to the parts' start
 
 began=$(date +%s)
 current="preparing"
 state=""
+locked=""
 pids=()  # daemons started, in order
 names=() # their names, for messages
 created_paths=() # host paths that did not exist before, removed at the end
@@ -156,10 +158,13 @@ teardown() {
   trap - EXIT INT TERM
   exec 1>&8 2>&9
   set +e
+  if [ -z "$state" ]; then
+    [ -z "$locked" ] || rm -f /run/pummel-e2e.lock
+    exit "$rc"
+  fi
   [ "$rc" -eq 0 ] || diagnose
   local failed_step=$current
   current="teardown"
-  [ -n "$state" ] || exit "$rc"
   say "stopping what the test started"
   local pid n
   if [ -n "$fg" ]; then
@@ -208,7 +213,7 @@ teardown() {
   done
   # /var/log/containers holds the kubelet's links to the pods' logs.
   find /var/log/containers -maxdepth 1 -lname "$state/*" -delete 2>/dev/null
-  rm -rf "$state"
+  rm -rf "$state" /run/pummel-e2e.lock
   if grep -q "$state" /proc/self/mountinfo; then
     echo "e2e teardown: mounts left under $state" >&2
     [ "$rc" -ne 0 ] || rc=1
@@ -266,7 +271,7 @@ remember_path() {
 start() {
   local name=$1
   shift
-  "$@" </dev/null >"$state/log/$name.log" 2>&1 8>&- 9>&- &
+  "$@" </dev/null >"$state/log/$name.log" 2>&1 7>&- 8>&- 9>&- &
   pids+=("$!")
   names+=("$name")
 }
@@ -276,7 +281,7 @@ start() {
 bounded() {
   local seconds=$1 rc=0
   shift
-  timeout "$seconds" "$@" <&0 8>&- 9>&- &
+  timeout "$seconds" "$@" <&0 7>&- 8>&- 9>&- &
   fg=$!
   wait "$fg" || rc=$?
   fg=""
@@ -318,6 +323,11 @@ preflight() {
   step "preflight"
   [ "$(id -u)" = 0 ] || fail "run as root: it starts dockerd, containerd and a kubelet"
   [ "$(uname -s)" = Linux ] || fail "Linux only"
+  # One run at a time on a machine: the cgroups, ports and node address
+  # are fixed, and the teardown sweeps them.
+  exec 7>/run/pummel-e2e.lock
+  flock -n 7 || fail "another run holds /run/pummel-e2e.lock"
+  locked=1
   local p
   for p in "$target_port" "$exec_port" "$api_port" "$etcd_port" "$etcd_peer_port" "$kubelet_port" "$kubelet_healthz_port"; do
     port_free "$p" || fail "port 127.0.0.1:$p is taken: is another run going on?"
@@ -510,7 +520,14 @@ build_images() {
   local said
   said=$(docker run --rm pummel:e2e version 2>/dev/null)
   [ "${said%%$'\n'*}" = "pummel $version" ] || fail "the image's pummel says $said, want version $version"
-  say "built pummel:e2e ($version), $(docker image inspect -f '{{.Size}}' pummel:e2e) bytes"
+  # The CA bundle pummel verifies https:// servers with (Go reads this file).
+  local c certs
+  c=$(docker create pummel:e2e 2>/dev/null)
+  docker cp "$c:/etc/ssl/certs/ca-certificates.crt" "$state/ca-certificates.crt" >/dev/null
+  docker rm "$c" >/dev/null
+  certs=$(grep -c 'BEGIN CERTIFICATE' "$state/ca-certificates.crt" || true)
+  [ "$certs" -gt 0 ] || fail "the image's /etc/ssl/certs/ca-certificates.crt holds no certificate"
+  say "built pummel:e2e ($version), $(docker image inspect -f '{{.Size}}' pummel:e2e) bytes, $certs CA certificates"
   # arm64: built through the Dockerfile's TARGETARCH, not runnable here;
   # the binary inside must be arm64 and static.
   bounded 1500 docker build --network host --progress plain --platform linux/arm64 -t pummel:e2e-arm64 \
@@ -518,7 +535,7 @@ build_images() {
     fail "docker build --platform linux/arm64: $(tail -n 20 "$state/log/build-arm64.log")"
   [ "$(docker image inspect -f '{{.Os}}/{{.Architecture}}' pummel:e2e-arm64)" = linux/arm64 ] ||
     fail "pummel:e2e-arm64 is $(docker image inspect -f '{{.Os}}/{{.Architecture}}' pummel:e2e-arm64)"
-  local c info
+  local info
   c=$(docker create pummel:e2e-arm64 2>/dev/null)
   docker cp "$c:/usr/local/bin/pummel" "$state/pummel-arm64" >/dev/null
   docker rm "$c" >/dev/null
