@@ -8,6 +8,9 @@
 //	/delay/{ms}    an empty 200 after ms milliseconds
 //	/status/{code} an empty response with that status (100–599)
 //	/bytes/{n}     a 200 with n bytes of body (at most MaxBytes)
+//	/requests      a 200 whose body is the number of requests answered so
+//	               far, in decimal, those to /requests left out: a load's
+//	               count checked against the server's own
 //
 // It only answers: it never measures, and it misbehaves only when asked
 // to by a path. The engine's tests that need a server that misbehaves on
@@ -18,6 +21,7 @@ import (
 	"bytes"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -32,8 +36,9 @@ const MaxDelay = time.Minute
 // Server is the built-in target. Construct it with New, then Serve a
 // listener; Shutdown stops it.
 type Server struct {
-	srv  fasthttp.Server
-	fill []byte // read-only filler for /bytes/{n}
+	srv      fasthttp.Server
+	fill     []byte        // read-only filler for /bytes/{n}
+	answered atomic.Uint64 // requests handled, those to /requests left out
 }
 
 // New returns a Server ready to Serve.
@@ -55,8 +60,17 @@ func (s *Server) Serve(ln net.Listener) error { return s.srv.Serve(ln) }
 // idle connections.
 func (s *Server) Shutdown() error { return s.srv.Shutdown() }
 
+// Requests returns the number of requests answered so far, those to
+// /requests left out, as /requests answers it.
+func (s *Server) Requests() uint64 { return s.answered.Load() }
+
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	path := ctx.Path()
+	if string(path) == "/requests" {
+		ctx.SetBody(strconv.AppendUint(nil, s.answered.Load(), 10))
+		return
+	}
+	s.answered.Add(1)
 	switch {
 	case len(path) == 1 && path[0] == '/':
 	case bytes.HasPrefix(path, []byte("/delay/")):

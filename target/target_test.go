@@ -66,3 +66,34 @@ func TestEndpoints(t *testing.T) {
 		})
 	}
 }
+
+// /requests answers how many requests the target answered, whatever their
+// path or status, and leaves itself out: reading the count twice reads the
+// same number.
+func TestRequestsCountsEveryRequestButItself(t *testing.T) {
+	base := start(t)
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(body)
+	}
+	if got := get("/requests"); got != "0" {
+		t.Fatalf("/requests before any request = %q, want 0", got)
+	}
+	for _, path := range []string{"/", "/status/503", "/bytes/10", "/nope", "/"} {
+		get(path)
+	}
+	for range 2 {
+		if got := get("/requests"); got != "5" {
+			t.Errorf("/requests = %q, want 5", got)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func serveCommand(stderr io.Writer) *cli.Command {
 	var addr, delay, capacity string
 	return &cli.Command{
 		Name:         "serve",
-		Usage:        "run the built-in target: / (empty 200), /delay/{ms}, /status/{code}, /bytes/{n}",
+		Usage:        "run the built-in target: / (empty 200), /delay/{ms}, /status/{code}, /bytes/{n}, /requests (how many it answered)",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Destination: &addr, Usage: "listen on `ADDR` (0.0.0.0:8080 for every interface, as in a container)"},

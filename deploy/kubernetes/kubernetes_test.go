@@ -1,7 +1,9 @@
 // Package kubernetes holds the tests of the Kubernetes manifests beside
 // it: the kustomization builds as kubectl apply -k builds it, its objects
-// decode strictly into the official API types, and the command line of
-// every part is valid for pummel's own parser (pummel --dry-run).
+// decode strictly into the official API types, the command line of every
+// part is valid for pummel's own parser (pummel --dry-run), and the
+// overlay of scripts/e2e-kubernetes.sh, which applies them to a real
+// cluster in CI, keeps its load on loopback.
 package kubernetes
 
 import (
@@ -17,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -51,9 +54,16 @@ func build(t *testing.T, startAt string) built {
 			t.Fatal(err)
 		}
 	}
-	objects, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/k")
+	return kustomize(t, fs, "/k")
+}
+
+// kustomize builds the kustomization in dir of fs and decodes its Job and
+// ConfigMap.
+func kustomize(t *testing.T, fs filesys.FileSystem, dir string) built {
+	t.Helper()
+	objects, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, dir)
 	if err != nil {
-		t.Fatalf("kustomize build: %v", err)
+		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
 	var b built
 	kinds := map[string]int{}
@@ -78,12 +88,12 @@ func build(t *testing.T, startAt string) built {
 	return b
 }
 
-// decoder decodes Jobs and ConfigMaps as the API server's strict field
+// decoder decodes Deployments, Jobs and ConfigMaps as the API server's strict field
 // validation does: field names are case-sensitive, and an unknown or
 // duplicate field is an error rather than dropped unseen.
 var decoder = func() runtime.Decoder {
 	scheme := runtime.NewScheme()
-	if err := errors.Join(batchv1.AddToScheme(scheme), corev1.AddToScheme(scheme)); err != nil {
+	if err := errors.Join(appsv1.AddToScheme(scheme), batchv1.AddToScheme(scheme), corev1.AddToScheme(scheme)); err != nil {
 		panic(err)
 	}
 	return serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
@@ -201,4 +211,61 @@ func buildPummel(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// The parts run as the restricted Pod Security Standard asks, which many
+// clusters enforce (CI also applies the Job, dry, where it is enforced):
+// not as root, no privilege, a read-only root file system, and /tmp to
+// write in; and on the pod's own network, not the node's.
+func TestThePartsRunAsTheRestrictedStandardAsks(t *testing.T) {
+	spec := build(t, "2026-12-01T15:00:00Z").job.Spec.Template.Spec
+	pod := spec.SecurityContext
+	if pod == nil || pod.RunAsNonRoot == nil || !*pod.RunAsNonRoot ||
+		pod.SeccompProfile == nil || pod.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod securityContext %+v, want runAsNonRoot and the RuntimeDefault seccomp profile", pod)
+	}
+	c := spec.Containers[0].SecurityContext
+	if c == nil || c.AllowPrivilegeEscalation == nil || *c.AllowPrivilegeEscalation ||
+		c.ReadOnlyRootFilesystem == nil || !*c.ReadOnlyRootFilesystem ||
+		c.Capabilities == nil || !slices.Equal(c.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("container securityContext %+v, want no privilege escalation, a read-only root and every capability dropped", c)
+	}
+	tmp := slices.IndexFunc(spec.Containers[0].VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/tmp" })
+	if tmp < 0 {
+		t.Fatal("no volume at /tmp: with a read-only root, pummel has nowhere to write (an --exec server's log)")
+	}
+	name := spec.Containers[0].VolumeMounts[tmp].Name
+	if !slices.ContainsFunc(spec.Volumes, func(v corev1.Volume) bool { return v.Name == name && v.EmptyDir != nil }) {
+		t.Errorf("/tmp is volume %s, want an emptyDir", name)
+	}
+	if spec.HostNetwork {
+		t.Error("hostNetwork in the Job users apply: only the test's overlay puts the parts on the node's network")
+	}
+}
+
+// The test's own overlay (scripts/e2e/overlay, applied by
+// scripts/e2e-kubernetes.sh) keeps every request on the node's loopback:
+// the parts on the node's network load 127.0.0.1, where the target listens.
+func TestTheTestsOverlayKeepsTheLoadOnLoopback(t *testing.T) {
+	overlay := filepath.Join("..", "..", "scripts", "e2e", "overlay")
+	spec := kustomize(t, filesys.MakeFsOnDisk(), overlay).job.Spec.Template.Spec
+	if !spec.HostNetwork {
+		t.Error("the test's parts are not on the node's network: 127.0.0.1 would be the pod's own")
+	}
+	args := spec.Containers[0].Args
+	url := args[len(args)-1]
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("the test's parts load %s, want 127.0.0.1", url)
+	}
+	doc, err := os.ReadFile(filepath.Join(overlay, "target.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target appsv1.Deployment
+	decodeStrict(t, doc, &target)
+	ts := target.Spec.Template.Spec
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	if !ts.HostNetwork || !slices.Equal(ts.Containers[0].Args, []string{"serve", "--addr", addr}) {
+		t.Errorf("the target: hostNetwork %v, args %q; want the node's network and serve --addr %s", ts.HostNetwork, ts.Containers[0].Args, addr)
+	}
 }

@@ -229,7 +229,7 @@ complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l precision -r 
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l confirm -r -d 'run the answer again for `D`; 0 skips it'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l max-steps -r -d 'try at most `N` rates'
 complete -c pummel -n '__fish_seen_subcommand_from capacity' -f -l help -s h -d 'show this help'
-complete -r -c pummel -n '__fish_pummel_no_subcommand' -a 'serve' -d 'run the built-in target: / (empty 200), /delay/{ms}, /status/{code}, /bytes/{n}'
+complete -r -c pummel -n '__fish_pummel_no_subcommand' -a 'serve' -d 'run the built-in target: / (empty 200), /delay/{ms}, /status/{code}, /bytes/{n}, /requests (how many it answered)'
 complete -c pummel -n '__fish_seen_subcommand_from serve' -f -l addr -r -d 'listen on `ADDR` (0.0.0.0:8080 for every interface, as in a container)'
 complete -c pummel -n '__fish_seen_subcommand_from serve' -f -l delay -r -d 'wait `D` (e.g. 2ms) before answering each request, to play a slower server'
 complete -c pummel -n '__fish_seen_subcommand_from serve' -f -l capacity -r -d 'answer at most `R` requests/s, one after another in arrival order (a queue with a fixed service time of 1/R): a server of known capacity, to check a capacity search'
