@@ -135,27 +135,16 @@ func TestTicksCountHTTP2Connections(t *testing.T) {
 			} else {
 				cfg.URL, _ = startH2C(t, ok)
 			}
-			if _, err := Run(t.Context(), cfg); err != nil {
-				t.Fatal(err)
-			}
-			got := ticks()
-			if len(got) < 2 {
-				t.Fatalf("%d ticks for 1.2 s", len(got))
-			}
-			if got[0].Connections != 3 || got[len(got)-1].Connections != 0 {
-				t.Errorf("%d ticks, connections %v first, %v last; want 3, then 0", len(got), got[0].Connections, got[len(got)-1].Connections)
-			}
+			checkConnectionTicks(t, cfg, ticks)
 		})
 	}
 }
 
-// TestTicksCountHTTP3Connections: each QUIC connection counts as open
-// once, however many streams it carries, and as closed once the run ends.
-func TestTicksCountHTTP3Connections(t *testing.T) {
-	srv := h3fixture.Start(t, h3fixture.Behaviour{})
-	on, ticks := collectTicks()
-	cfg := h3Config(srv, 0, 4)
-	cfg.Connections, cfg.Duration, cfg.OnTick = 3, 1200*time.Millisecond, on
+// checkConnectionTicks runs cfg, whose 3 connections last 1.2 s and whose
+// OnTick collects into ticks, and checks that the first tick counts 3
+// connections open and the last none.
+func checkConnectionTicks(t *testing.T, cfg Config, ticks func() []keptTick) {
+	t.Helper()
 	if _, err := Run(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -166,4 +155,14 @@ func TestTicksCountHTTP3Connections(t *testing.T) {
 	if got[0].Connections != 3 || got[len(got)-1].Connections != 0 {
 		t.Errorf("%d ticks, connections %v first, %v last; want 3, then 0", len(got), got[0].Connections, got[len(got)-1].Connections)
 	}
+}
+
+// TestTicksCountHTTP3Connections: each QUIC connection counts as open
+// once, however many streams it carries, and as closed once the run ends.
+func TestTicksCountHTTP3Connections(t *testing.T) {
+	srv := h3fixture.Start(t, h3fixture.Behaviour{})
+	on, ticks := collectTicks()
+	cfg := h3Config(srv, 0, 4)
+	cfg.Connections, cfg.Duration, cfg.OnTick = 3, 1200*time.Millisecond, on
+	checkConnectionTicks(t, cfg, ticks)
 }

@@ -52,18 +52,7 @@ func TestShardsOnOneMachineMergeIntoTheWholeLoad(t *testing.T) {
 			defer cancel()
 			outs := runParts(ctx, t, bin, parts, append(load, "-t", "1", "--timeout", "5s", target))
 
-			report := exec.CommandContext(ctx, bin, "report", "--parallel", "--format", "json", "-")
-			report.Stdin = bytes.NewReader(bytes.Join(outs, nil))
-			var stderr bytes.Buffer
-			report.Stderr = &stderr
-			out, err := report.Output()
-			if err != nil {
-				t.Fatalf("report: %v: %s", err, stderr.String())
-			}
-			var merged stats.Result
-			if err := json.Unmarshal(out, &merged); err != nil {
-				t.Fatal(err)
-			}
+			merged := mergeParts(ctx, t, bin, outs)
 			if merged.Requests != tt.want || served() != tt.want {
 				t.Errorf("merged %d requests, the server counted %d; want %d", merged.Requests, served(), tt.want)
 			}
