@@ -132,16 +132,22 @@ func closeFailure(reset, started bool) Failure {
 	return f
 }
 
+// timeoutFailure is a request whose timeout passed while its response
+// was awaited: a partial response when a byte of it had arrived.
+func timeoutFailure(started bool) Failure {
+	if started {
+		return Failure{class: record.Timeout, cause: "partial response", behind: "no response"}
+	}
+	return Fail(record.Timeout, "no response")
+}
+
 // readFailure classifies a failed response read: a read error, or a
 // response that cannot be parsed. started tells whether any byte of the
 // response had arrived.
 func readFailure(err error, started bool) Failure {
 	switch {
 	case IsTimeout(err):
-		if started {
-			return Failure{class: record.Timeout, cause: "partial response", behind: "no response"}
-		}
-		return Fail(record.Timeout, "no response")
+		return timeoutFailure(started)
 	case errors.Is(err, syscall.ECONNRESET):
 		return closeFailure(true, started)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

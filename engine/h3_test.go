@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pummel-dev/pummel/engine/h3"
 	"github.com/pummel-dev/pummel/internal/h3fixture"
 	"github.com/pummel-dev/pummel/stats"
 )
@@ -233,5 +234,29 @@ func TestHTTP3ConnectionsClosedAtOnceAreRedialedWithBackoff(t *testing.T) {
 	}
 	if res.Errors.Total() == 0 || res.Requests != 0 {
 		t.Errorf("%d responses, errors %v; want only errors", res.Requests, res.ErrorCauses)
+	}
+}
+
+// TestHTTP3EndsCount: each way a stream ends without a response is one
+// failure of its class and cause.
+func TestHTTP3EndsCount(t *testing.T) {
+	tests := []struct {
+		end          H3End
+		class, cause string
+	}{
+		{H3End{Kind: H3Reset, Code: h3.InternalError}, "read", "stream reset by the server (H3_INTERNAL_ERROR)"},
+		{H3End{Kind: H3Reset, Code: h3.RequestRejected}, "read", "not processed: H3_REQUEST_REJECTED"},
+		{H3End{Kind: H3NotProcessed}, "read", "not processed: GOAWAY"},
+		{H3End{Kind: H3Lost, Cause: "stateless reset"}, "read", "connection closed: stateless reset"},
+		{H3End{Kind: H3TimedOut}, "timeout", "no response"},
+		{H3End{Kind: H3TimedOut, Started: true}, "timeout", "partial response"},
+		{H3End{Kind: H3TimedOut, Writing: true}, "timeout", causeWriteTimeout},
+		{H3End{Kind: H3Malformed, Cause: "x"}, "read", "protocol error: x"},
+	}
+	for _, tt := range tests {
+		f := tt.end.failure()
+		if f.class.String() != tt.class || f.cause != tt.cause {
+			t.Errorf("%+v counts as %v %q, want %s %q", tt.end, f.class, f.cause, tt.class, tt.cause)
+		}
 	}
 }

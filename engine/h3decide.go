@@ -32,7 +32,9 @@ const (
 	H3Lost
 	// H3TimedOut: --timeout passed; the transport cancelled the stream
 	// (STOP_SENDING and RESET_STREAM with H3_REQUEST_CANCELLED) and keeps
-	// the connection. Started tells a response begun.
+	// the connection. Writing tells a request still being written (its
+	// body held back by the server's flow control), Started a response
+	// begun.
 	H3TimedOut
 	// H3Malformed: the response broke HTTP/3 (an h3.ProtocolError, whose
 	// text is Cause); the transport ended the stream with its code.
@@ -42,10 +44,10 @@ const (
 // H3End is the end of a stream whose HEADERS were written, other than a
 // response.
 type H3End struct {
-	Kind    H3EndKind
-	Code    h3.ErrCode
-	Cause   string
-	Started bool
+	Kind             H3EndKind
+	Code             h3.ErrCode
+	Cause            string
+	Writing, Started bool
 }
 
 // failure is how e counts: a read error with its cause, or a timeout.
@@ -61,17 +63,13 @@ func (e H3End) failure() Failure {
 	case H3Lost:
 		return Fail(record.Read, "connection closed: "+e.Cause)
 	case H3TimedOut:
-		return readFailure(errTimeout{}, e.Started)
+		if e.Writing {
+			return Fail(record.Timeout, causeWriteTimeout)
+		}
+		return timeoutFailure(e.Started)
 	}
 	return Fail(record.Read, "protocol error: "+e.Cause)
 }
-
-// errTimeout is a timeout, as readFailure reads one.
-type errTimeout struct{}
-
-func (errTimeout) Error() string   { return "timeout" }
-func (errTimeout) Timeout() bool   { return true }
-func (errTimeout) Temporary() bool { return true }
 
 // H3Responded counts the response to ticket t's stream, written at sent
 // and read whole at now.

@@ -100,8 +100,8 @@ func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
 		return false
 	}
 	l.BytesOut += int64(sub.n)
-	status := 0
-	if err == nil || stopSending(err) {
+	status, read := 0, err == nil || stopSending(err)
+	if read {
 		status, err = l.rd.Read(str, sub.req.Head())
 		l.BytesIn += l.rd.BytesIn()
 	}
@@ -110,7 +110,7 @@ func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
 		l.H3Responded(t, sub.sent, time.Now(), target, status, l.rd.Body)
 		return true
 	}
-	end := l.endOf(err, s, str)
+	end := l.endOf(err, s, str, read)
 	l.H3Failed(t, sub.sent, target, end)
 	if end.Kind == engine.H3Lost || end.Kind == engine.H3NotProcessed {
 		l.c.lost(s, t.Phase)
@@ -118,10 +118,11 @@ func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
 	return true
 }
 
-// endOf names how str ended without a response, from err, and ends the
+// endOf names how str ended without a response, from err, met while
+// reading its response (read) or still writing its request, and ends the
 // stream where the client must: a timeout or a malformed response is
 // cancelled with its code, the connection kept.
-func (l *lane) endOf(err error, s *session, str *quic.Stream) engine.H3End {
+func (l *lane) endOf(err error, s *session, str *quic.Stream, read bool) engine.H3End {
 	var se *quic.StreamError
 	var pe *h3.ProtocolError
 	switch {
@@ -138,7 +139,7 @@ func (l *lane) endOf(err error, s *session, str *quic.Stream) engine.H3End {
 		return engine.H3End{Kind: engine.H3Malformed, Code: pe.Code, Cause: pe.Error()}
 	case engine.IsTimeout(err):
 		cancel(str, h3.RequestCancelled)
-		return engine.H3End{Kind: engine.H3TimedOut, Started: l.rd.Started}
+		return engine.H3End{Kind: engine.H3TimedOut, Writing: !read, Started: read && l.rd.Started}
 	}
 	cancel(str, h3.RequestCancelled)
 	return engine.H3End{Kind: engine.H3Malformed, Cause: err.Error()}
