@@ -21,8 +21,6 @@ type conn struct {
 	socket int
 	worker *engine.Worker
 	lanes  []*lane
-	tls    *tls.Config
-	quic   *quic.Config
 	writer *writer // opens the lanes' streams and writes their requests
 
 	mu sync.Mutex
@@ -47,8 +45,6 @@ type conn struct {
 func newConn(t *transport, socket int, w *engine.Worker) *conn {
 	r := t.load
 	c := &conn{tr: t, socket: socket, worker: w, wake: make(chan struct{}), writer: newWriter()}
-	c.tls = r.Dialer.TLS().Clone()
-	c.quic = quicConfig(r.Config)
 	c.core.Init(r, w, &c.own, nil)
 	c.lanes = make([]*lane, r.Config.StreamsPerConn())
 	for i := range c.lanes {
@@ -78,9 +74,12 @@ type session struct {
 	// goAway is 1 + the id of the server's GOAWAY (streams at or above it
 	// will not be processed); 0 before one.
 	goAway atomic.Uint64
-	// served counts its responses; open counts the lanes using it.
-	served atomic.Int64
-	open   atomic.Int64
+	// served counts its responses; open counts the lanes using it;
+	// retired is set once streams no longer open on it: the last lane to
+	// release it then closes it.
+	served  atomic.Int64
+	open    atomic.Int64
+	retired atomic.Bool
 	// limitSeen is set once a stream could not open for the server's
 	// stream limit.
 	limitSeen atomic.Bool
@@ -108,7 +107,7 @@ func (c *conn) handshake(ctx context.Context) (*session, error) {
 	if sock == nil {
 		return nil, errNoSocket
 	}
-	qc, err := sock.tr.Dial(ctx, c.tr.addr, c.tls, c.quic)
+	qc, err := sock.tr.Dial(ctx, c.tr.addr, c.tr.tls, c.tr.quic) // quic-go clones the TLS configuration per dial
 	if err != nil {
 		return nil, dialError(err)
 	}
@@ -209,6 +208,7 @@ func (c *conn) replace(s *session, phase int) {
 		return
 	}
 	c.cur = nil
+	s.retired.Store(true)
 	c.core.Detached()
 	if c.tr.load.Stopped() { // closed by the stop: nothing to count
 		return
@@ -229,15 +229,10 @@ func (c *conn) lost(s *session, phase int) {
 }
 
 // release notes that a lane no longer uses s; the last lane of a retired
-// connection closes it.
+// connection closes it. replace stores retired before it reads open, and
+// release the other way round, so one of the two closes it.
 func (c *conn) release(s *session) {
-	if s.open.Add(-1) > 0 {
-		return
-	}
-	c.mu.Lock()
-	retired := c.cur != s
-	c.mu.Unlock()
-	if retired && s.open.Load() == 0 {
+	if s.open.Add(-1) == 0 && s.retired.Load() {
 		s.close()
 	}
 }

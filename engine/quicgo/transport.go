@@ -15,6 +15,7 @@ package quicgo
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"os"
@@ -30,6 +31,8 @@ type transport struct {
 	sockets []*socket
 	conns   []*conn
 	addr    *net.UDPAddr // where every connection goes
+	tls     *tls.Config  // every connection's: ALPN h3, the load's trust
+	quic    *quic.Config // every connection's (quicConfig)
 
 	mu       sync.Mutex
 	sessions map[*session]struct{} // the live QUIC connections, closed by Halt
@@ -45,7 +48,7 @@ type socket struct {
 // New makes the QUIC transport of run r: -c connections spread over the
 // workers, each worker with a UDP socket of its own.
 func New(r *engine.Load, workers []*engine.Worker) engine.Transport {
-	t := &transport{load: r, sessions: make(map[*session]struct{})}
+	t := &transport{load: r, sessions: make(map[*session]struct{}), tls: r.Dialer.TLS(), quic: quicConfig(r.Config)}
 	t.sockets = make([]*socket, len(workers))
 	t.conns = make([]*conn, r.Config.Connections)
 	for i := range t.conns {
@@ -66,6 +69,7 @@ func (t *transport) Open() error {
 	t.addr = addr
 	for i := range t.sockets {
 		if t.sockets[i], err = openSocket(); err != nil {
+			t.closeSockets()
 			return err
 		}
 	}

@@ -83,7 +83,7 @@ func (w *writer) run(quit <-chan struct{}) {
 		}
 		for {
 			w.mu.Lock()
-			batch, w.pending = append(batch[:0], w.pending...), w.pending[:0]
+			batch, w.pending = w.pending, batch[:0]
 			w.mu.Unlock()
 			if len(batch) == 0 {
 				break
