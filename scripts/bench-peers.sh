@@ -3,7 +3,7 @@
 # wrk, ab, hey, h2load, bombardier and vegeta, all loading one nginx worker
 # that answers an empty 200.
 #
-#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16" [-S] | -Q "1 16"] [-o OUT.md] [-g CHART.svg]
+#   scripts/bench-peers.sh [-r REPS] [-c "64 10000"] [-d SECONDS] [-t "pummel pummel-goroutine wrk ab hey"] [-T THREADS] [-p DEPTH] [-H "1 16" [-S] | -Q "1 16"] [-b CPU] [-o OUT.md] [-g CHART.svg]
 #
 # -H "M…" measures HTTP/2 instead: nginx speaks h2c, and the tools are
 # pummel --http2 --streams M (both transports) and h2load -m M for each M,
@@ -24,7 +24,8 @@
 # same Caddy). Each pummel-h3 row's ratio is taken to naive-h3 at the same
 # M, each pummel-h2caddy row's to pummel-h3 (HTTP/2 over HTTP/3, per client
 # CPU-second). A table adds the UDP datagrams per request (the kernel's
-# count, both directions: client and server share the machine), and
+# count, both directions: client and server share the machine; and those
+# the client sent, by its own count), and
 # `pummel -n 200000 --http3` is first checked against Caddy's own count.
 #
 # Tools: pummel (its event loop), pummel-goroutine, wrk, ab, hey, h2load,
@@ -40,6 +41,9 @@
 # built from the git revision REV (rows named base-…), and takes that
 # row's paired ratio to it instead of to wrk or h2load: a change measured
 # against the code before it, side by side, where drift cancels.
+# -b CPU runs a busy loop pinned to CPU (1: the server's core, the other
+# core busy; 0: the clients' core, shared) for the whole script, its CPU
+# time not counted as the "other CPU" below; the footer says so.
 # -g CHART.svg (or .png) also draws the table's requests per client
 # CPU-second as a bar chart, each bar with the range of its repetitions
 # (scripts/peerchart, pummel's chart package).
@@ -75,15 +79,16 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 reps=5 conns="64 10000" dur=10 tools="pummel pummel-goroutine wrk ab hey" depth="" out=/dev/stdout chart=""
-h2streams="" bench_tls=0 h2proto="" h2how="" baserev="" h3streams=""
-while getopts "r:c:d:t:T:p:H:SQ:o:g:B:" opt; do
+h2streams="" bench_tls=0 h2proto="" h2how="" baserev="" h3streams="" hogcpu=""
+while getopts "r:c:d:t:T:p:H:SQ:o:g:B:b:" opt; do
   case $opt in
     r) reps=$OPTARG ;; c) conns=$OPTARG ;; d) dur=$OPTARG ;; t) tools=$OPTARG ;; T) threads=$OPTARG ;; p) depth=$OPTARG ;; o) out=$OPTARG ;; g) chart=$OPTARG ;;
-    H) h2streams=$OPTARG ;; S) bench_tls=1 ;; B) baserev=$OPTARG ;; Q) h3streams=$OPTARG ;;
+    H) h2streams=$OPTARG ;; S) bench_tls=1 ;; B) baserev=$OPTARG ;; Q) h3streams=$OPTARG ;; b) hogcpu=$OPTARG ;;
     *) bench_usage; exit 2 ;;
   esac
 done
 
+case $hogcpu in "" | 0 | 1) ;; *) echo "$0: -b takes 0 or 1 (the CPU to keep busy)" >&2; exit 2 ;; esac
 [ "$bench_tls" = 0 ] || [ -n "$h2streams" ] || { echo "$0: -S needs -H (it makes the HTTP/2 rows speak TLS)" >&2; exit 2; }
 [ -z "$h3streams" ] || [ -z "$h2streams$depth" ] || { echo "$0: -Q measures HTTP/3 alone: drop -H and -p" >&2; exit 2; }
 bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
@@ -157,29 +162,51 @@ if [ -n "$h3streams" ]; then # every HTTP/3 stream counted, exactly
 fi
 
 # datagram_table prints, per tool and connection count, the median UDP
-# datagrams per request (both directions) over the repetitions.
+# datagrams per request over the repetitions: both directions (the
+# kernel's count), and those the client sent (its own QUIC count, see
+# client_datagrams; the rest are the server's).
 datagram_table() {
-  echo "| tool | connections | UDP datagrams per request (client and server; median, lowest–highest) |"
-  echo "|---|---:|---:|"
+  echo "| tool | connections | UDP datagrams per request, client and server (median, lowest–highest) | sent by the client |"
+  echo "|---|---:|---:|---:|"
   awk -F'\t' "$awk_median"'
-    $4 > 0 { k = $1 " | " $2; if (!(k in v)) order[++n] = k; v[k] = v[k] " " $3 / $4
-      if (!(k in lo) || $3 / $4 < lo[k]) lo[k] = $3 / $4; if (!(k in hi) || $3 / $4 > hi[k]) hi[k] = $3 / $4 }
-    END { for (i = 1; i <= n; i++) printf "| %s | %.2f (%.2f–%.2f) |\n", order[i], median(v[order[i]]), lo[order[i]], hi[order[i]] }' "$work/datagrams.tsv"
+    function range(k) { return sprintf("%.2f (%.2f–%.2f)", median(v[k]), lo[k], hi[k]) }
+    function add(k, x) { v[k] = v[k] " " x; if (!(k in lo) || x < lo[k]) lo[k] = x; if (!(k in hi) || x > hi[k]) hi[k] = x }
+    $4 > 0 { k = $1 " | " $2; if (!(k in seen)) order[++n] = k; seen[k] = 1; add(k, $3 / $4)
+      if ($5 != "") add("client " k, $5) }
+    END { for (i = 1; i <= n; i++) { k = order[i]; c = ("client " k) in v ? range("client " k) : "n/a"
+      printf "| %s | %s | %s |\n", k, range(k), c } }' "$work/datagrams.tsv"
+}
+
+# client_datagrams prints the QUIC packets the last run's client sent per
+# response, from its own output in $work/log (pummel's "QUIC packets per
+# response" line, h3naive's "responses N … packets sent S"); nothing for a
+# client that counts none.
+client_datagrams() {
+  awk '/^QUIC packets per response:/ { print $5; exit }
+    $1 == "responses" && $5 == "packets" && $2 > 0 { printf "%.3f\n", $7 / $2; exit }' "$work/log"
 }
 
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
+hog=""
+if [ -n "$hogcpu" ]; then
+  taskset -c "$hogcpu" sh -c 'while :; do :; done' &
+  hog=$!
+  trap 'kill "$hog" 2>/dev/null; bench_cleanup' EXIT
+fi
 # one_run TOOL CONNS REP measures one run and appends its rows to $runs and
 # $work/other.tsv.
 one_run() {
-  local other
+  local other h0=0 h1=0
+  [ -z "$hog" ] || h0=$(proc_jiffies "$hog")
   bench_run bench_command "$1" "$2"
-  other=$(awk -v b="$busy" -v n="$worker" -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
+  [ -z "$hog" ] || h1=$(proc_jiffies "$hog")
+  other=$(awk -v b="$((busy - (h1 - h0)))" -v n="$worker" -v u="$user" -v s="$sys" -v w="$wall" -v hz="$hz" \
     'BEGIN { o = (b - n) / hz - u - s; if (o < 0) o = 0; printf "%.1f", 100 * o / w }')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$requests" "$wall" "$user" "$sys" "$rss" "$sleeps" \
     "$probes" >>"$runs"
   printf '%s\t%s\n' "$other" "$cmd" >>"$work/other.tsv"
-  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$datagrams" "$requests" >>"$work/datagrams.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$datagrams" "$requests" "$(client_datagrams)" >>"$work/datagrams.tsv"
   echo "rep $3 c=$2 $1: $requests requests, wall $wall s, cpu $user+$sys s, rss ${rss} KiB, sleeps $sleeps, probes $probes ms, other ${other}%" >&2
 }
 bench_interleave one_run
@@ -297,6 +324,10 @@ headline() {
   else
     echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
   fi
+  case $hogcpu in
+    0) echo "A busy loop shared CPU 0 with the clients throughout (its CPU time is not the clients')." ;;
+    1) echo "A busy loop shared CPU 1 with the server throughout." ;;
+  esac
   bench_footer
   echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
   echo

@@ -3,7 +3,8 @@
 // under net/http's Client, one Transport per connection (a Transport
 // pools one connection per host) and one goroutine per stream, each
 // looping on Get and reading the body to its end. It prints the
-// responses it counted, on one line, as the benchmark scripts read them.
+// responses it counted and the QUIC packets its connections sent and
+// received, on one line, as the benchmark scripts read them.
 //
 //	go run ./scripts/h3naive -c 64 -m 16 -d 10s -cacert ca.pem https://127.0.0.1:8443/
 package main
@@ -21,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 )
 
@@ -49,8 +51,19 @@ func main() {
 	defer cancel()
 	var ok, failed atomic.Int64
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var dialed []*quic.Conn
+	dial := func(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+		qc, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg) // what the Transport does without Dial: a socket per connection
+		if err == nil {
+			mu.Lock()
+			dialed = append(dialed, qc)
+			mu.Unlock()
+		}
+		return qc, err
+	}
 	for range *conns {
-		tr := &http3.Transport{TLSClientConfig: tlsConf}
+		tr := &http3.Transport{TLSClientConfig: tlsConf, Dial: dial}
 		defer tr.Close()
 		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 		for range *streams {
@@ -76,5 +89,10 @@ func main() {
 		}
 	}
 	wg.Wait()
-	fmt.Printf("responses %d errors %d\n", ok.Load(), failed.Load())
+	var sent, received uint64
+	for _, qc := range dialed {
+		st := qc.ConnectionStats()
+		sent, received = sent+st.PacketsSent, received+st.PacketsReceived
+	}
+	fmt.Printf("responses %d errors %d packets sent %d received %d\n", ok.Load(), failed.Load(), sent, received)
 }
