@@ -7,6 +7,7 @@ import (
 	"github.com/pummel-dev/pummel/engine/script"
 	"github.com/pummel-dev/pummel/stats/record"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // H2Streams is what both transports keep of an HTTP/2 connection's
@@ -174,9 +175,15 @@ func (s *H2Streams) Requeued() (Ticket, bool) {
 
 // h2ScriptResponse hands a response to the script's response().
 func (c *Conn) h2ScriptResponse(phase int, ev *h2.Event) string {
+	return c.scriptFieldsResponse(phase, ev.Status, ev.Headers, ev.Body)
+}
+
+// scriptFieldsResponse hands a response read as header fields (HTTP/2,
+// HTTP/3) to the script's response().
+func (c *Conn) scriptFieldsResponse(phase, status int, fields []hpack.HeaderField, body []byte) string {
 	c.scriptBufs.headers = c.scriptBufs.headers[:0]
-	for _, f := range ev.Headers {
+	for _, f := range fields {
 		c.scriptBufs.headers = append(c.scriptBufs.headers, script.Header{Name: f.Name, Value: f.Value})
 	}
-	return c.scriptResponse(phase, ev.Status, ev.Body)
+	return c.scriptResponse(phase, status, body)
 }

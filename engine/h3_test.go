@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +260,53 @@ func TestHTTP3EndsCount(t *testing.T) {
 		if f.class.String() != tt.class || f.cause != tt.cause {
 			t.Errorf("%+v counts as %v %q, want %s %q", tt.end, f.class, f.cause, tt.class, tt.cause)
 		}
+	}
+}
+
+// TestHTTP3Scripts runs wrk scripts over HTTP/3: request()'s HTTP/1.1 text
+// goes out as a stream's HEADERS, one request per stream, and response()
+// sees the status, the header fields in HTTP/3's lower case and the body.
+// A response() that fails counts a validation error per response, so a
+// check that does not hold shows.
+func TestHTTP3Scripts(t *testing.T) {
+	dir := t.TempDir()
+	check := func(name, cond string) string {
+		path := filepath.Join(dir, name)
+		body := "function response(status, headers, body)\n  if not (" + cond + ") then error(\"saw \" .. status .. \" \" .. tostring(headers[\"content-length\"]) .. \" \" .. #body) end\nend\n"
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		name, script string
+		invalid      int64 // validation errors: the script's own
+		paths        func(map[string]int64) bool
+	}{
+		{"request() makes each request", example("counter.lua"), 0, func(p map[string]int64) bool {
+			return p["/1"] == 2 && p["/2"] == 2 && p["/"] == 0 // each of the two threads counts from 1
+		}},
+		{"wrk's fields alone: the request built once, with them", example("post.lua"), 0, nil},
+		{"response() sees the status, headers and body", check("holds.lua", `status == 200 and headers["content-length"] == "7" and body == "xxxxxxx"`), 0, nil},
+		{"a check that fails counts", check("fails.lua", `headers["Content-Length"] == "7"`), 40, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := h3fixture.Start(t, h3fixture.Behaviour{BodySize: 7})
+			cfg := h3Config(srv, 40, 4)
+			cfg.Threads = 2
+			withScript(t, &cfg, tt.script)
+			res, err := Run(t.Context(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(tt.script, "post.lua") && srv.BodyBytes() != 40*int64(len(`{"name":"pummel","count":3}`)) {
+				t.Errorf("server read %d body bytes", srv.BodyBytes())
+			}
+			if res.Requests != 40 || srv.Requests() != 40 || res.Errors.Validation != tt.invalid || res.Errors.Total() != tt.invalid ||
+				(tt.paths != nil && !tt.paths(srv.Paths())) {
+				t.Errorf("%d responses, errors %+v %v, server saw %d: %v", res.Requests, res.Errors, res.ErrorCauses, srv.Requests(), srv.Paths())
+			}
+		})
 	}
 }

@@ -72,9 +72,41 @@ func (e H3End) failure() Failure {
 }
 
 // H3Responded counts the response to ticket t's stream, written at sent
-// and read whole at now.
-func (c *Conn) H3Responded(t *Ticket, sent, now time.Time, target uint32, status int, body []byte) {
-	c.recordResponse(t, sent, now, target, status, body, "")
+// and read whole at now by r: handed to the script's response() first.
+func (c *Conn) H3Responded(t *Ticket, sent, now time.Time, target uint32, status int, r *h3.Reader) {
+	scriptErr := ""
+	if c.Worker.Script != nil {
+		scriptErr = c.scriptFieldsResponse(t.Phase, status, r.Headers, r.Body)
+	}
+	c.recordResponse(t, sent, now, target, status, r.Body, scriptErr)
+}
+
+// H3Request is the request ticket t's stream sends, and its target: the
+// one built before the clock, or what the script's request() returned,
+// turned into HTTP/3. It reports false when the script failed, which was
+// counted.
+func (c *Conn) H3Request(t *Ticket) (*h3.Request, uint32, bool) {
+	if !c.Load.FromScript {
+		req, target := c.H3Target(*t)
+		return req, target, true
+	}
+	raw, err := c.ScriptRequest()
+	if err == nil {
+		var req *h3.Request
+		if req, err = H3FromWire(raw); err == nil {
+			return req, 0, true
+		}
+	}
+	c.ScriptFailed(*t, err)
+	return nil, 0, false
+}
+
+// H3Reader makes the response reader of one of c's streams: it keeps
+// what --expect-body and a script's response() read.
+func (c *Conn) H3Reader() *h3.Reader {
+	r := h3.NewReader(c.Load.KeepBodySize())
+	r.KeepHeaders = c.Worker.Script != nil && c.Worker.Script.thread.WantsResponse()
+	return r
 }
 
 // H3Failed counts the end of ticket t's stream, written at sent, without

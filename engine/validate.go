@@ -132,8 +132,6 @@ func (c *Config) validateHTTP3() error {
 		return invalid("pipeline", "HTTP/3 does not pipeline; it keeps several requests in flight with {streams}")
 	case c.NoKeepAlive:
 		return invalid("http3", "HTTP/3 connections are kept alive; drop {no-keepalive}")
-	case c.Script != nil:
-		return invalid("http3", "wrk scripts do not run over HTTP/3 yet; use {targets} for requests that vary")
 	}
 	return nil
 }

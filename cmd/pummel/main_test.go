@@ -67,7 +67,6 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"HTTP/3 with an engine", []string{"--http3", "--engine", "loop", "https://127.0.0.1:1/"}, "--engine: HTTP/3 runs on its own QUIC transport; drop --engine"},
 		{"HTTP/3 pipelined", []string{"--http3", "--pipeline", "4", "https://127.0.0.1:1/"}, "--pipeline: HTTP/3 does not pipeline"},
 		{"HTTP/3 over a Unix socket", []string{"--http3", "--unix", "/tmp/x.sock", "https://127.0.0.1:1/"}, "--http3: HTTP/3 runs over UDP, not a Unix socket"},
-		{"HTTP/3 with a script", []string{"--http3", "-s", "../../scripts/lua/pipeline.lua", "https://127.0.0.1:1/"}, "--http3: wrk scripts do not run over HTTP/3 yet; use --targets"},
 		{"HTTP/2 without keep-alive", []string{"--http2", "--no-keepalive", "http://127.0.0.1:1/"}, "--http2: HTTP/2 connections are kept alive"},
 		{"two URLs", []string{"http://127.0.0.1:1/", "http://127.0.0.1:2/"}, "unexpected argument"},
 		{"body and body file", []string{"-b", "x", "--body-file", "f", "http://127.0.0.1:1/"}, "--body-file"},

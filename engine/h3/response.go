@@ -8,6 +8,7 @@ import (
 
 	"github.com/quic-go/qpack"
 	"github.com/quic-go/quic-go/quicvarint"
+	"golang.org/x/net/http2/hpack"
 )
 
 // MaxFieldSection is the largest response header section the client
@@ -30,7 +31,16 @@ type Reader struct {
 	// Started is set once a byte of the response was read: a timeout then
 	// is a partial response.
 	Started bool
+	// KeepHeaders keeps the final response's header fields in Headers
+	// (for a script's response()), at most MaxKeptHeaders of them, in
+	// HTTP/2's type, as the script's hooks take them.
+	KeepHeaders bool
+	Headers     []hpack.HeaderField
 }
+
+// MaxKeptHeaders bounds the header fields Headers keeps of one response,
+// however many a server sends.
+const MaxKeptHeaders = 256
 
 // counter counts the bytes read through it.
 type counter struct {
@@ -63,7 +73,7 @@ func (r *Reader) BytesIn() int64 { return r.src.n }
 func (r *Reader) Read(src io.Reader, head bool) (status int, err error) {
 	r.src = counter{r: src}
 	r.br.Reset(&r.src)
-	r.Body, r.Started = r.Body[:0], false
+	r.Body, r.Started, r.Headers = r.Body[:0], false, r.Headers[:0]
 	length, got, trailers := int64(-1), int64(0), false
 	for {
 		t, err := quicvarint.Read(r.br)
@@ -137,6 +147,7 @@ func (r *Reader) headers(n uint64) (status int, length int64, err error) {
 		return 0, -1, err
 	}
 	length = -1
+	r.Headers = r.Headers[:0] // an informational response's are not the final one's
 	next := r.dec.Decode(r.block)
 	for {
 		f, err := next()
@@ -155,6 +166,9 @@ func (r *Reader) headers(n uint64) (status int, length int64, err error) {
 			if length, err = strconv.ParseInt(f.Value, 10, 64); err != nil || length < 0 {
 				return 0, -1, protocolError(MessageError, "a response with content-length %q", f.Value)
 			}
+		}
+		if r.KeepHeaders && !f.IsPseudo() && len(r.Headers) < MaxKeptHeaders {
+			r.Headers = append(r.Headers, hpack.HeaderField{Name: f.Name, Value: f.Value})
 		}
 	}
 	if status == 0 {

@@ -27,7 +27,7 @@ func newLane(c *conn) *lane {
 	l.sub.l, l.sub.done = l, make(chan struct{}, 1)
 	r := c.tr.load
 	l.Init(r, c.worker, &l.own, nil)
-	l.rd = h3.NewReader(r.KeepBodySize())
+	l.rd = l.H3Reader()
 	return l
 }
 
@@ -37,11 +37,23 @@ func (l *lane) loop() {
 	r := l.c.tr.load
 	for {
 		t, ok := r.Next(l.Worker)
-		if !ok || !l.waitUntil(t.Due) {
+		if !ok {
 			return
 		}
-		req, target := l.H3Target(t)
-		l.exchange(&t, req, target)
+		at := t.Due
+		d, ok := l.ScriptDelay(t) // a script's delay(), counted when it fails
+		if !ok {
+			continue
+		}
+		if d > 0 {
+			at = engine.Later(at, time.Now().Add(d))
+		}
+		if !l.waitUntil(at) {
+			return
+		}
+		if req, target, ok := l.H3Request(&t); ok {
+			l.exchange(&t, req, target)
+		}
 	}
 }
 
@@ -107,7 +119,7 @@ func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
 	}
 	if err == nil {
 		s.served.Add(1)
-		l.H3Responded(t, sub.sent, time.Now(), target, status, l.rd.Body)
+		l.H3Responded(t, sub.sent, time.Now(), target, status, l.rd)
 		return true
 	}
 	end := l.endOf(err, s, str, read)
