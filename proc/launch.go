@@ -51,6 +51,10 @@ type Spec struct {
 	// ReadyHTTP2 makes the probes speak HTTP/2 as an --http2 load does:
 	// h2c with prior knowledge for an http:// ReadyURL, h2 for https://.
 	ReadyHTTP2 bool
+	// ReadyHTTP3 makes the probes speak HTTP/3 over QUIC as an --http3
+	// load does, for an https:// ReadyURL (an http:// one is probed over
+	// TCP, as without it).
+	ReadyHTTP3 bool
 	// ReadyTLS is the probes' TLS configuration for an https ReadyURL (a
 	// load's --cacert, --insecure, --cert); nil means the system's roots.
 	ReadyTLS *tls.Config

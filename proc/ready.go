@@ -10,7 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
 )
 
 // probeTimeout bounds one readiness probe, so a server that accepts
@@ -20,7 +24,7 @@ const probeTimeout = time.Second
 // awaitReady waits for the first good readiness response, then for the
 // settle time; it sets p.startup.
 func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
-	client := readyClient(s.ReadyAddress, s.ReadyHTTP2, s.ReadyTLS)
+	client := readyClient(s)
 	defer client.CloseIdleConnections()
 	deadline := spawned.Add(s.ReadyTimeout)
 	expired := time.NewTimer(time.Until(deadline))
@@ -35,10 +39,12 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 		case <-p.done:
 			return p.exitedError("before it was ready", spawned)
 		case <-expired.C:
-			return fmt.Errorf("%w within %s: GET %s: last answer: %s", ErrNotReady, s.ReadyTimeout, s.ReadyURL, cmp.Or(last, "none"))
+			return fmt.Errorf("%w within %s: GET %s over %s: last answer: %s", ErrNotReady, s.ReadyTimeout, s.ReadyURL,
+				probeProtocol(s), cmp.Or(last, "none"))
 		case <-poll.C:
 		}
 		status, at, err := probe(ctx, client, s.ReadyURL, deadline)
+		client.CloseIdleConnections() // a fresh connection per probe, over QUIC too
 		if err == nil && s.ReadyStatus(status) {
 			p.startup = at.Sub(spawned)
 			return p.settle(ctx, *s.Settle, spawned)
@@ -51,33 +57,65 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 	}
 }
 
-// readyClient returns an HTTP client for readiness probes: a fresh
-// connection per probe, to address unless it is "", no proxy, redirects
-// returned rather than followed; with h2, HTTP/2 only (h2c with prior
-// knowledge in the clear), as a server that speaks nothing else needs;
-// over TLS with tlsConf, unless nil.
-func readyClient(address string, h2 bool, tlsConf *tls.Config) *http.Client {
-	transport := &http.Transport{DisableKeepAlives: true, Proxy: nil}
-	if tlsConf != nil {
-		transport.TLSClientConfig = tlsConf.Clone()
-	}
-	if h2 {
-		transport.Protocols = new(http.Protocols)
-		transport.Protocols.SetHTTP2(true)
-		transport.Protocols.SetUnencryptedHTTP2(true)
-	}
-	if address != "" {
-		var d net.Dialer
-		transport.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return d.DialContext(ctx, network, address)
-		}
-	}
-	return &http.Client{
-		Transport: transport,
+// readyClient returns an HTTP client for s's readiness probes: a fresh
+// connection per probe, to s.ReadyAddress unless it is "", no proxy,
+// redirects returned rather than followed; in HTTP/3 over QUIC
+// (ReadyHTTP3, for an https:// ReadyURL) or HTTP/2 only (ReadyHTTP2: h2c
+// with prior knowledge in the clear), as a server that speaks nothing else
+// needs; over TLS with s.ReadyTLS, unless nil.
+func readyClient(s Spec) *http.Client {
+	client := &http.Client{
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
 	}
+	if probeProtocol(s) == "HTTP/3" {
+		client.Transport = h3Transport(s.ReadyAddress, s.ReadyTLS)
+		return client
+	}
+	transport := &http.Transport{DisableKeepAlives: true, Proxy: nil}
+	if s.ReadyTLS != nil {
+		transport.TLSClientConfig = s.ReadyTLS.Clone()
+	}
+	if s.ReadyHTTP2 {
+		transport.Protocols = new(http.Protocols)
+		transport.Protocols.SetHTTP2(true)
+		transport.Protocols.SetUnencryptedHTTP2(true)
+	}
+	if s.ReadyAddress != "" {
+		var d net.Dialer
+		transport.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, s.ReadyAddress)
+		}
+	}
+	client.Transport = transport
+	return client
+}
+
+// probeProtocol names the protocol s's probes speak (see readyClient).
+func probeProtocol(s Spec) string {
+	switch {
+	case s.ReadyHTTP3 && strings.HasPrefix(s.ReadyURL, "https://"):
+		return "HTTP/3"
+	case s.ReadyHTTP2:
+		return "HTTP/2"
+	}
+	return "HTTP/1.1"
+}
+
+// h3Transport is the probes' HTTP/3 transport: quic-go's, a readiness
+// probe being no hot path, dialing address unless it is "".
+func h3Transport(address string, tlsConf *tls.Config) *http3.Transport {
+	t := &http3.Transport{TLSClientConfig: new(tls.Config)}
+	if tlsConf != nil {
+		t.TLSClientConfig = tlsConf.Clone()
+	}
+	if address != "" {
+		t.Dial = func(ctx context.Context, _ string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, address, tlsConf, conf)
+		}
+	}
+	return t
 }
 
 // probe sends one GET and returns the status and when its header arrived.

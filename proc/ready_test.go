@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/h3fixture"
 )
 
 // TestReadinessProbesSpeakH2C: a server that speaks only h2c is ready to
@@ -25,7 +27,7 @@ func TestReadinessProbesSpeakH2C(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	target := "http://" + ln.Addr().String() + "/"
 	for _, h2 := range []bool{true, false} {
-		status, _, err := probe(t.Context(), readyClient("", h2, nil), target, time.Now().Add(5*time.Second))
+		status, _, err := probe(t.Context(), readyClient(Spec{ReadyHTTP2: h2}), target, time.Now().Add(5*time.Second))
 		if got := err == nil && status == 200; got != h2 {
 			t.Errorf("HTTP/2 probes %v: status %d, %v", h2, status, err)
 		}
@@ -45,9 +47,37 @@ func TestReadinessProbesTrustTheLoadsCA(t *testing.T) {
 		tls  *tls.Config
 		want bool
 	}{{"with the load's CA", &tls.Config{RootCAs: pool}, true}, {"with the system's roots", nil, false}} {
-		status, _, err := probe(t.Context(), readyClient("", false, tt.tls), srv.URL+"/", time.Now().Add(5*time.Second))
+		status, _, err := probe(t.Context(), readyClient(Spec{ReadyTLS: tt.tls}), srv.URL+"/", time.Now().Add(5*time.Second))
 		if got := err == nil && status == 200; got != tt.want {
 			t.Errorf("%s: status %d, %v; want ready %v", tt.name, status, err, tt.want)
 		}
+	}
+}
+
+// TestReadinessProbesSpeakHTTP3: a server that answers only over QUIC is
+// ready to probes that speak HTTP/3, as an --http3 load's are, also when
+// --connect-to sends them to its address, and never to probes over TCP.
+func TestReadinessProbesSpeakHTTP3(t *testing.T) {
+	srv := h3fixture.Start(t, h3fixture.Behaviour{})
+	elsewhere := "https://127.0.0.1:1/" // the URL's port: nothing listens there
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		want bool
+	}{
+		{"HTTP/3", Spec{ReadyURL: srv.URL(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, true},
+		{"HTTP/3 to the --connect-to address", Spec{ReadyURL: elsewhere, ReadyAddress: srv.Addr(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, true},
+		{"HTTP/3 to the URL's own port", Spec{ReadyURL: elsewhere, ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, false},
+		{"over TCP", Spec{ReadyURL: srv.URL(), ReadyTLS: srv.ClientTLS()}, false},
+	} {
+		client := readyClient(tt.spec)
+		status, _, err := probe(t.Context(), client, tt.spec.ReadyURL, time.Now().Add(5*time.Second))
+		client.CloseIdleConnections()
+		if got := err == nil && status == 200; got != tt.want {
+			t.Errorf("%s: status %d, %v; want ready %v", tt.name, status, err, tt.want)
+		}
+	}
+	if srv.Requests() != 2 {
+		t.Errorf("the server answered %d probes, want 2", srv.Requests())
 	}
 }

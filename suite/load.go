@@ -83,25 +83,39 @@ func (c *compiler) suite(path string, p Plan) (*Suite, error) {
 	if s.ops, err = c.operations(p.Operations); err != nil {
 		return nil, err
 	}
-	s.server.readyHTTP2 = readyHTTP2(p.Server.Ready.HTTP2, s.ops)
+	if s.server.readyProtocol, err = c.readyProtocol(p.Server.Ready, s.ops); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
-// readyHTTP2 says whether the readiness probes speak HTTP/2: as set, or
-// else when every operation does. A server loaded over HTTP/1.1 speaks it,
-// so an HTTP/1.1 probe reaches any server; one loaded over HTTP/2 alone
-// may speak nothing else (an h2c-only gRPC server), and a probe in
-// HTTP/1.1 would never see it ready.
-func readyHTTP2(set *bool, ops []recordedConfig) bool {
-	if set != nil {
-		return *set
+// readyProtocol is the protocol the readiness probes speak: as set, or
+// else the one every operation speaks. A server loaded over HTTP/1.1
+// speaks it, so an HTTP/1.1 probe reaches any server; one loaded over
+// HTTP/2 or HTTP/3 alone may speak nothing else (an h2c-only gRPC server,
+// a server on UDP alone), and a probe in HTTP/1.1 would never see it
+// ready.
+func (c *compiler) readyProtocol(r Ready, ops []recordedConfig) (engine.Protocol, error) {
+	switch {
+	case r.HTTP2 != nil && *r.HTTP2 && r.HTTP3 != nil && *r.HTTP3:
+		return 0, c.pos.errorf("server.ready.http3", "give http2 or http3, not both")
+	case r.HTTP3 != nil && *r.HTTP3:
+		return engine.HTTP3, nil
+	case r.HTTP2 != nil && *r.HTTP2:
+		return engine.HTTP2, nil
+	case r.HTTP2 != nil || r.HTTP3 != nil: // set false: HTTP/1.1
+		return engine.HTTP1, nil
 	}
-	for _, op := range ops {
-		if op.protocol != engine.HTTP2 {
-			return false
+	if len(ops) == 0 {
+		return engine.HTTP1, nil
+	}
+	every := ops[0].protocol
+	for _, op := range ops[1:] {
+		if op.protocol != every {
+			return engine.HTTP1, nil
 		}
 	}
-	return true
+	return every, nil
 }
 
 // server checks the server's command, environment and readiness.

@@ -49,6 +49,10 @@ type Ready struct {
 	// for http://, h2 for https://), false HTTP/1.1; unset, they speak
 	// HTTP/2 when every operation does, as --exec's do under --http2.
 	HTTP2 *bool `yaml:"http2" json:"http2,omitempty"`
+	// HTTP3 makes the probes speak HTTP/3 over QUIC (https:// only);
+	// unset, they do when every operation does, as --exec's do under
+	// --http3.
+	HTTP3 *bool `yaml:"http3" json:"http3,omitempty"`
 	// Status is a code, "2xx" or a list of them (default 2xx and 3xx).
 	Status any `yaml:"status" json:"status,omitempty"`
 	// Timeout bounds the wait from spawn to ready (default 30s).

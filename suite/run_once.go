@@ -91,7 +91,7 @@ func (r *runner) run(ctx context.Context, m mode, logPath string) error {
 	}
 	r.p, err = proc.Launch(ctx, spec)
 	if err != nil {
-		return fmt.Errorf("starting the server: %w%s", err, notReadyHint(err, spec.ReadyHTTP2))
+		return fmt.Errorf("starting the server: %w%s", err, notReadyHint(err, r.suite.server.readyProtocol))
 	}
 	r.ready = time.Now()
 	r.rep.PID, r.rep.Log, r.rep.StartupS = r.p.PID(), r.p.LogPath(), r.p.Startup().Seconds()
@@ -102,24 +102,25 @@ func (r *runner) run(ctx context.Context, m mode, logPath string) error {
 	return err
 }
 
-// notReadyHint names, after a server that never got ready, the protocol
-// its probes spoke and the field that changes it: a server that speaks
-// only h2c resets HTTP/1.1 probes, one that speaks only HTTP/1.1 fails
-// HTTP/2 ones, and either way the timeout alone would not say why.
-func notReadyHint(err error, h2 bool) string {
+// notReadyHint names, after a server that never got ready, the fields
+// that change the protocol its probes spoke: a server that speaks only h2c
+// resets HTTP/1.1 probes, one that speaks only HTTP/1.1 fails HTTP/2 ones,
+// one on UDP alone never hears TCP ones, and the timeout alone would not
+// say why.
+func notReadyHint(err error, p engine.Protocol) string {
 	switch {
 	case !errors.Is(err, proc.ErrNotReady):
 		return ""
-	case h2:
-		return " (probed over HTTP/2; server.ready.http2: false probes over HTTP/1.1)"
+	case p == engine.HTTP1:
+		return " (server.ready.http2 or .http3: true probes over HTTP/2 or HTTP/3)"
 	}
-	return " (probed over HTTP/1.1; server.ready.http2: true probes over HTTP/2)"
+	return " (server.ready.http2 and .http3: false probe over HTTP/1.1)"
 }
 
 // spec is the server's launch specification for mode m, expanded.
 func (r *runner) spec(m mode, logPath string) (proc.Spec, error) {
 	srv := r.suite.server
-	spec := proc.Spec{ReadyHTTP2: srv.readyHTTP2, ReadyTimeout: srv.readyTimeout, Settle: &srv.settle, LogPath: logPath}
+	spec := proc.Spec{ReadyHTTP2: srv.readyProtocol == engine.HTTP2, ReadyHTTP3: srv.readyProtocol == engine.HTTP3, ReadyTimeout: srv.readyTimeout, Settle: &srv.settle, LogPath: logPath}
 	var err error
 	if spec.Command, err = r.expandAll(append(append([]string(nil), srv.command...), m.args...)); err != nil {
 		return spec, err

@@ -37,14 +37,15 @@ func (s *Suite) Modes() []string {
 
 // server is the checked Server.
 type server struct {
-	command      []string // argv templates
-	env          []string // "K=V" templates, sorted
-	readyURL     string
-	readyHTTP2   bool // the probes speak HTTP/2 only
-	readyStatus  []parse.StatusRange
-	readyTimeout time.Duration
-	settle       time.Duration
-	tree         bool // watch the server's descendants too
+	command  []string // argv templates
+	env      []string // "K=V" templates, sorted
+	readyURL string
+	// readyProtocol is what the probes speak (see readyProtocol).
+	readyProtocol engine.Protocol
+	readyStatus   []parse.StatusRange
+	readyTimeout  time.Duration
+	settle        time.Duration
+	tree          bool // watch the server's descendants too
 }
 
 // mode is the checked Mode.

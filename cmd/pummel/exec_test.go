@@ -190,6 +190,19 @@ func TestExecServerNeverReady(t *testing.T) {
 	checkGone(t, sleep)
 }
 
+// TestExecServerNeverReadyOverHTTP3: under --http3 the readiness probes
+// speak HTTP/3 (a server may answer on UDP alone), and a server that never
+// answers them is named with the protocol they spoke.
+func TestExecServerNeverReadyOverHTTP3(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	sleep := uniqueSleep()
+	code, _, stderr := pummel(t.Context(), "--http3", "-n", "10", "--exec", sleep, "--ready-timeout", "500ms", "https://"+fixture.FreeAddr(t)+"/")
+	if code != exitFailed || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, " over HTTP/3: last answer: ") {
+		t.Errorf("exit %d, stderr %q: want 1 and one line naming HTTP/3", code, stderr)
+	}
+	checkGone(t, sleep)
+}
+
 // uniqueSleep is a command that sleeps 30 s and that no other test
 // process runs: its leftovers are found by its command line, and a
 // concurrent run of these tests (or of another checkout's) on the same

@@ -70,7 +70,7 @@ func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 	if s.ReadyURL == "" {
 		s.ReadyURL = o.defaultReadyURL()
 	}
-	s.ReadyAddress, s.ReadyHTTP2 = readyAddress(s.ReadyURL, rules), o.http2
+	s.ReadyAddress, s.ReadyHTTP2, s.ReadyHTTP3 = readyAddress(s.ReadyURL, rules), o.http2, o.http3
 	var err error
 	if s.ReadyTLS, err = o.tls(); err != nil { // the load's trust: its --cacert, --insecure, --cert
 		return nil, err

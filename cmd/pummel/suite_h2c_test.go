@@ -92,7 +92,7 @@ func TestSuiteH2COnlyServerGetsReady(t *testing.T) {
 		{"every operation http2", "timeout: 10s", 0, nil},
 		{"ready.http2 true", "timeout: 10s, http2: true", 0, nil},
 		{"ready.http2 false", "timeout: 500ms, http2: false", exitFailed, []string{"mode default, run 1: starting the server: server not ready within 500ms",
-			"(probed over HTTP/1.1; server.ready.http2: true probes over HTTP/2)"}},
+			" over HTTP/1.1: last answer: ", "(server.ready.http2 or .http3: true probes over HTTP/2 or HTTP/3)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
