@@ -25,7 +25,7 @@ const probeTimeout = time.Second
 // settle time; it sets p.startup.
 func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) error {
 	client := readyClient(s)
-	defer client.CloseIdleConnections()
+	defer closeClient(client)
 	deadline := spawned.Add(s.ReadyTimeout)
 	expired := time.NewTimer(time.Until(deadline))
 	defer expired.Stop()
@@ -90,6 +90,15 @@ func readyClient(s Spec) *http.Client {
 	}
 	client.Transport = transport
 	return client
+}
+
+// closeClient closes what client keeps open: its idle connections, and
+// an HTTP/3 transport's UDP socket.
+func closeClient(client *http.Client) {
+	client.CloseIdleConnections()
+	if c, ok := client.Transport.(io.Closer); ok {
+		c.Close() //nolint:errcheck // nothing to do about it
+	}
 }
 
 // probeProtocol names the protocol s's probes speak (see readyClient).

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -72,12 +73,34 @@ func TestReadinessProbesSpeakHTTP3(t *testing.T) {
 	} {
 		client := readyClient(tt.spec)
 		status, _, err := probe(t.Context(), client, tt.spec.ReadyURL, time.Now().Add(5*time.Second))
-		client.CloseIdleConnections()
+		closeClient(client)
 		if got := err == nil && status == 200; got != tt.want {
 			t.Errorf("%s: status %d, %v; want ready %v", tt.name, status, err, tt.want)
 		}
 	}
 	if srv.Requests() != 2 {
 		t.Errorf("the server answered %d probes, want 2", srv.Requests())
+	}
+}
+
+// TestHTTP3ProbesLeaveNoSocket: the HTTP/3 probes' UDP socket closes with
+// their client, so a plan of many runs does not leak one per server start.
+func TestHTTP3ProbesLeaveNoSocket(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count descriptors")
+	}
+	srv := h3fixture.Start(t, h3fixture.Behaviour{})
+	spec := Spec{ReadyURL: srv.URL(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}
+	open := func() int { fds, _ := os.ReadDir("/proc/self/fd"); return len(fds) }
+	before := open()
+	for range 5 {
+		client := readyClient(spec)
+		if status, _, err := probe(t.Context(), client, srv.URL(), time.Now().Add(5*time.Second)); err != nil || status != 200 {
+			t.Fatalf("status %d, %v", status, err)
+		}
+		closeClient(client)
+	}
+	if after := open(); after > before {
+		t.Errorf("%d descriptors open after 5 probing clients closed, %d before", after, before)
 	}
 }
