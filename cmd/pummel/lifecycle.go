@@ -70,11 +70,6 @@ func (l *loader) prepare(c *cli.Context, outs []output, rules sessionRules) (*se
 	if s.cfg.Script, err = l.loadScript(c.Context, &s.cfg); err != nil {
 		return nil, err
 	}
-	if s.cfg.Script != nil { // what a script rules out (HTTP/3, say) is bad input too
-		if err := s.cfg.Validate(); err != nil {
-			return nil, flagError(err)
-		}
-	}
 	return s, nil
 }
 

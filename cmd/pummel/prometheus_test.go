@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -196,7 +195,7 @@ func startPrometheus(t *testing.T) string {
 	if err := os.WriteFile(config, []byte("global:\n  scrape_interval: 15s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddress(t)
+	addr := fixture.FreeAddr(t)
 	log, err := os.Create(filepath.Join(dir, "prometheus.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -234,16 +233,6 @@ func startPrometheus(t *testing.T) string {
 			t.Fatalf("prometheus not ready after 30 s: %v\n%s", err, logged)
 		}
 	}
-}
-
-// freeAddress returns a loopback address with a port nothing listens on.
-func freeAddress(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 var (
