@@ -323,6 +323,9 @@ preflight() {
   step "preflight"
   [ "$(id -u)" = 0 ] || fail "run as root: it starts dockerd, containerd and a kubelet"
   [ "$(uname -s)" = Linux ] || fail "Linux only"
+  # The kubelet, dockerd and the teardown use cgroup v1's hierarchies
+  # (pids, cpuset, …); on a cgroup v2 host they would leave processes behind.
+  [ -d /sys/fs/cgroup/pids ] || fail "cgroup v1 only (no /sys/fs/cgroup/pids): boot with systemd.unified_cgroup_hierarchy=0, or run it in CI"
   # One run at a time on a machine: the cgroups, ports and node address
   # are fixed, and the teardown sweeps them.
   exec 7>/run/pummel-e2e.lock
@@ -758,10 +761,10 @@ sharded_load() {
   SHARDS=$shards
   # shellcheck disable=SC2086 # as deploy/README.md has it
   for i in $(seq 0 $((SHARDS - 1))); do kubectl logs -l job-name=pummel,batch.kubernetes.io/job-completion-index=$i --tail=-1 > part$i.json; done
-  pummel report --parallel part*.json
   for i in $(seq 0 $((SHARDS - 1))); do
     [ -s "part$i.json" ] || fail "part $i's log is empty"
   done
+  pummel report --parallel part*.json
   pummel report --parallel --format json part*.json >merged.json
   cd "$repo"
 
