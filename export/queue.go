@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/pummel-dev/pummel/internal/wait"
 )
 
 // Queue bounds. A sink that cannot keep up (down, slow) holds at most
@@ -16,9 +18,10 @@ const (
 )
 
 // Back-off between failed pushes: doubling from minBackoff to maxBackoff.
-// Once the exporter closes, a batch gets closingAttempts more at most,
-// so that a sink that is down costs the end of a run a fraction of a
-// second, not the close's whole deadline.
+// Once the exporter closes, a back-off under way is cut to minBackoff and
+// the sink gets closingAttempts failed attempts more at most, over all
+// its batches, so that a sink that is down costs the end of a run about
+// minBackoff, not the close's whole deadline.
 const (
 	minBackoff      = 250 * time.Millisecond
 	maxBackoff      = 5 * time.Second
@@ -32,15 +35,21 @@ type queue struct {
 	wake chan struct{} // a snapshot arrived, or close began
 	stop context.Context
 	quit context.CancelFunc // at close's deadline: ends a push or a back-off
-	done chan struct{}      // closed as run returns
+	// closingCtx ends as close begins (or at stop): it cuts a back-off
+	// short.
+	closingCtx context.Context
+	beginClose context.CancelFunc
+	done       chan struct{} // closed as run returns
 
-	mu        sync.Mutex // guards every field below
-	pending   []*Snapshot
-	closing   bool
-	pushed    int64
-	dropped   int64
-	failures  int64
-	lastError string
+	mu      sync.Mutex // guards every field below
+	pending []*Snapshot
+	closing bool
+	// closingFails counts the failed pushes since close began.
+	closingFails int
+	pushed       int64
+	dropped      int64
+	failures     int64
+	lastError    string
 	// short counts the dropped snapshots that were a load's last.
 	short int64
 }
@@ -48,6 +57,7 @@ type queue struct {
 func newQueue(s Sink) *queue {
 	q := &queue{sink: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	q.stop, q.quit = context.WithCancel(context.Background())
+	q.closingCtx, q.beginClose = context.WithCancel(q.stop)
 	return q
 }
 
@@ -102,46 +112,55 @@ func (q *queue) run() {
 // deliver pushes one batch until it is delivered or given up.
 func (q *queue) deliver(batch []*Snapshot) {
 	backoff := minBackoff
-	closingTries := 0
-	for {
+	for q.mayPush() {
 		ctx, cancel := context.WithTimeout(q.stop, pushTimeout)
 		err := q.sink.Push(ctx, batch)
 		cancel()
-		q.mu.Lock()
-		switch {
-		case err == nil:
+		if err == nil {
+			q.mu.Lock()
 			q.pushed += int64(len(batch))
-		default:
-			q.failures++
-			q.lastError = err.Error()
-			if q.closing {
-				closingTries++
-			}
-			if !isPermanent(err) && q.stop.Err() == nil && closingTries < closingAttempts {
-				q.mu.Unlock()
-				if q.sleep(backoff) {
-					backoff = min(2*backoff, maxBackoff)
-					continue
-				}
-				q.mu.Lock()
-			}
-			q.drop(batch)
+			q.mu.Unlock()
+			return
 		}
-		q.mu.Unlock()
-		return
+		if !q.failed(err) || !q.sleep(backoff) {
+			break
+		}
+		backoff = min(2*backoff, maxBackoff)
 	}
+	q.mu.Lock()
+	q.drop(batch)
+	q.mu.Unlock()
 }
 
-// sleep waits d, unless the close's deadline passes first.
-func (q *queue) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-q.stop.Done():
-		return false
+// mayPush reports whether a push may start: not after the close's
+// deadline, nor once the sink failed closingAttempts times since close
+// began.
+func (q *queue) mayPush() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.stop.Err() == nil && !(q.closing && q.closingFails >= closingAttempts)
+}
+
+// failed counts a failed push, and reports whether it may be retried.
+func (q *queue) failed(err error) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.failures++
+	q.lastError = err.Error()
+	if q.closing {
+		q.closingFails++
 	}
+	return !isPermanent(err)
+}
+
+// sleep waits d, cut to minBackoff once close begins; it reports false
+// if the close's deadline passes first.
+func (q *queue) sleep(d time.Duration) bool {
+	start := time.Now()
+	if wait.For(q.closingCtx, d) == nil {
+		return true
+	}
+	return wait.For(q.stop, minBackoff-time.Since(start)) == nil
 }
 
 // close lets the queue push what it holds until deadline, then stops it;
@@ -150,6 +169,7 @@ func (q *queue) close(deadline time.Time) {
 	q.mu.Lock()
 	q.closing = true
 	q.mu.Unlock()
+	q.beginClose()
 	select {
 	case q.wake <- struct{}{}:
 	default:

@@ -162,3 +162,27 @@ func TestQueueGivesUpSoonOnceClosing(t *testing.T) {
 		t.Errorf("report %+v", got)
 	}
 }
+
+// TestQueueCloseCutsABackoffShort: a sink down long enough for the
+// back-off to reach seconds still costs the end of a run about a quarter
+// of a second: the back-off under way is cut short, and the closing
+// attempts are counted once, not per batch.
+func TestQueueCloseCutsABackoffShort(t *testing.T) {
+	f := &fakeSink{fail: func(int) error { return errors.New("connection refused") }}
+	e := New(Options{Sinks: []Sink{f}})
+	all := snaps(maxBatch+5, true)
+	e.offer(all[0])
+	// Failures at 0, 0.25, 0.75, 1.75 s: the back-off is 2 s when close begins.
+	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.calls >= 4 })
+	for _, s := range all[1:] { // two batches more to deliver
+		e.offer(s)
+	}
+	start := time.Now()
+	got := e.Close(10 * time.Second).Sinks[0]
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Close took %v with the sink down (its back-off was 2 s)", d)
+	}
+	if got.Dropped != int64(len(all)) || got.Pushed != 0 || !got.Short {
+		t.Errorf("report %+v, want all %d dropped", got, len(all))
+	}
+}

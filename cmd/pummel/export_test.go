@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/klauspost/compress/snappy"
 
+	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/stats"
 )
 
@@ -135,15 +135,12 @@ func TestExportHidesTheURLsSecrets(t *testing.T) {
 // TestExportToAPrometheusThatIsDown: the run ends on time, says in one
 // warning what was not delivered, and counts it.
 func TestExportToAPrometheusThatIsDown(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := "http://" + ln.Addr().String() + "/api/v1/write"
-	ln.Close()
+	down := "http://" + fixture.FreeAddr(t) + "/api/v1/write"
 	start := time.Now()
-	code, stdout, stderr := pummel(t.Context(), "-c", "1", "-d", "1s", "--export", "prometheus="+down, "--format", "json", "-q", targetURL(t))
-	if d := time.Since(start); d > 1*time.Second+closeTimeout {
+	// 3 s: long enough for the back-off between failed pushes to reach
+	// seconds, which the end of the run must not wait out.
+	code, stdout, stderr := pummel(t.Context(), "-c", "1", "-d", "3s", "--export", "prometheus="+down, "--format", "json", "-q", targetURL(t))
+	if d := time.Since(start); d > 3*time.Second+2*time.Second {
 		t.Errorf("the run took %v", d)
 	}
 	var res stats.Result
