@@ -52,6 +52,19 @@ type Totals struct {
 	Reconnects, LateSends   int64
 }
 
+// Plus is the sum of t's and o's counts.
+func (t Totals) Plus(o Totals) Totals {
+	for i := range t.Responses {
+		t.Responses[i] += o.Responses[i]
+	}
+	t.Errors = t.Errors.Plus(o.Errors)
+	t.BytesRead += o.BytesRead
+	t.BytesWritten += o.BytesWritten
+	t.Reconnects += o.Reconnects
+	t.LateSends += o.LateSends
+	return t
+}
+
 // Requests is the number of responses, whatever their status.
 func (t Totals) Requests() int64 {
 	var n int64
@@ -146,13 +159,8 @@ func addRecorded(t *Totals, rt record.Totals) {
 		t.Responses[class] += n
 	}
 	e := rt.Errors
-	t.Errors = addErrors(t.Errors, stats.Errors{Connect: e[record.Connect], Read: e[record.Read], Write: e[record.Write],
+	t.Errors = t.Errors.Plus(stats.Errors{Connect: e[record.Connect], Read: e[record.Read], Write: e[record.Write],
 		Timeout: e[record.Timeout], Status: e[record.Status], Validation: e[record.Validation]})
-}
-
-func addErrors(a, b stats.Errors) stats.Errors {
-	return stats.Errors{Connect: a.Connect + b.Connect, Read: a.Read + b.Read, Write: a.Write + b.Write,
-		Timeout: a.Timeout + b.Timeout, Status: a.Status + b.Status, Validation: a.Validation + b.Validation}
 }
 
 // targetRateAt is this process's open-loop rate at elapsed into the

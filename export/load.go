@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/stats"
 	"github.com/pummel-dev/pummel/stats/record"
 )
 
@@ -152,12 +151,12 @@ func (l *Load) Observe(t engine.Tick) {
 func (l *Load) view(t *engine.Tick) *view {
 	v := &view{tick: t, totals: t.Totals, rows: t.Rows, latency: l.latency.point()}
 	if c := l.carried; c != nil {
-		v.totals = addTotals(t.Totals, c.totals)
+		v.totals = t.Totals.Plus(c.totals)
 		v.rows = make([]engine.Totals, len(t.Rows))
 		for i := range t.Rows {
 			v.rows[i] = t.Rows[i]
 			if i < len(c.rows) {
-				v.rows[i] = addTotals(t.Rows[i], c.rows[i])
+				v.rows[i] = t.Rows[i].Plus(c.rows[i])
 			}
 		}
 	}
@@ -208,21 +207,6 @@ func (l *Load) zeroPoints() []Point {
 		}
 	}
 	return points
-}
-
-// addTotals adds two loads' totals.
-func addTotals(a, b engine.Totals) engine.Totals {
-	for i := range a.Responses {
-		a.Responses[i] += b.Responses[i]
-	}
-	e, f := a.Errors, b.Errors
-	a.Errors = stats.Errors{Connect: e.Connect + f.Connect, Read: e.Read + f.Read, Write: e.Write + f.Write,
-		Timeout: e.Timeout + f.Timeout, Status: e.Status + f.Status, Validation: e.Validation + f.Validation}
-	a.BytesRead += b.BytesRead
-	a.BytesWritten += b.BytesWritten
-	a.Reconnects += b.Reconnects
-	a.LateSends += b.LateSends
-	return a
 }
 
 // build lists the load's series, each with how to read its point.

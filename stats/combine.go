@@ -117,7 +117,7 @@ func (out *Result) addCounts(r Result) {
 	for code, n := range r.Status {
 		out.Status[code] += n
 	}
-	out.Errors = addErrors(out.Errors, r.Errors)
+	out.Errors = out.Errors.Plus(r.Errors)
 	for class, causes := range r.ErrorCauses {
 		if out.ErrorCauses == nil {
 			out.ErrorCauses = map[string]map[string]int64{}

@@ -191,6 +191,11 @@ type Errors struct {
 	Validation int64 `json:"validation"`
 }
 
+// Plus is the sum of e's and o's counts, class by class.
+func (e Errors) Plus(o Errors) Errors {
+	return Errors{e.Connect + o.Connect, e.Read + o.Read, e.Write + o.Write, e.Timeout + o.Timeout, e.Status + o.Status, e.Validation + o.Validation}
+}
+
 // Socket returns the errors wrk calls socket errors: connect, read, write
 // and timeout.
 func (e Errors) Socket() int64 { return e.Connect + e.Read + e.Write + e.Timeout }

@@ -100,7 +100,7 @@ func combineTargets(rs []Result) ([]Target, string, error) {
 		for j, r := range rs {
 			rt := r.Targets[i]
 			t.Requests += rt.Requests
-			t.Errors = addErrors(t.Errors, rt.Errors)
+			t.Errors = t.Errors.Plus(rt.Errors)
 			for code, n := range rt.Status {
 				t.Status[code] += n
 			}

@@ -148,10 +148,6 @@ func mergeSeconds(a, b Second) (Second, error) {
 	if err != nil {
 		return Second{}, err
 	}
-	errs := addErrors(a.Errors, b.Errors)
+	errs := a.Errors.Plus(b.Errors)
 	return NewSecond(max(a.At, b.At), h, errs, a.BytesRead+b.BytesRead)
-}
-
-func addErrors(a, b Errors) Errors {
-	return Errors{a.Connect + b.Connect, a.Read + b.Read, a.Write + b.Write, a.Timeout + b.Timeout, a.Status + b.Status, a.Validation + b.Validation}
 }
