@@ -80,9 +80,11 @@ type session struct {
 	served  atomic.Int64
 	open    atomic.Int64
 	retired atomic.Bool
-	// limitSeen is set once a stream could not open for the server's
-	// stream limit.
-	limitSeen atomic.Bool
+	// opened counts the streams opened on it; limitSeen is set once a
+	// stream could not open for the server's stream limit. The writer
+	// alone, which opens the streams, reads and writes them.
+	opened    int
+	limitSeen bool
 	closeOnce sync.Once
 }
 

@@ -85,19 +85,29 @@ func (l *lane) exchange(t *engine.Ticket, req *h3.Request, target uint32) {
 }
 
 // openStream opens a stream on s: at once while the server's stream limit
-// allows, else once it does (the limit noted as a warning when below
-// --streams).
+// allows, else once it does. The first time the limit holds a stream
+// back, the streams opened on s so far are the server's limit if they are
+// fewer than --streams (a warning); more, and the limit only waited for
+// the server's credit for streams that had ended. The writer alone calls
+// it.
 func (l *lane) openStream(s *session) (*quic.Stream, error) {
 	str, err := s.qc.OpenStream()
+	if err == nil {
+		s.opened++
+	}
 	if err == nil || !errors.As(err, new(*quic.StreamLimitReachedError)) {
 		return str, err
 	}
-	if s.limitSeen.CompareAndSwap(false, true) {
-		if open := int(s.open.Load()) - 1; open < l.Load.Config.StreamsPerConn() {
-			l.H3StreamLimit(max(open, 1))
+	if !s.limitSeen {
+		s.limitSeen = true
+		if s.opened < l.Load.Config.StreamsPerConn() {
+			l.H3StreamLimit(max(s.opened, 1))
 		}
 	}
-	return s.qc.OpenStreamSync(l.Load.Ctx)
+	if str, err = s.qc.OpenStreamSync(l.Load.Ctx); err == nil {
+		s.opened++
+	}
+	return str, err
 }
 
 // settle reads the response to the request the writer wrote on the
