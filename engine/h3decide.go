@@ -133,12 +133,15 @@ func (c *Conn) H3DialFailed(t *Ticket, target uint32, err error) time.Duration {
 
 // H3Replaced is the decision when a connection that served served
 // responses is replaced, closed by the server or draining after its
-// GOAWAY: a reconnect, no error; it returns how long the next handshake
-// waits: nothing, or the backoff after a connection that served nothing,
-// so that a server that takes connections and serves none is not
-// redialed in a hot loop.
-func (c *Conn) H3Replaced(phase, served int) (wait time.Duration) {
-	c.Worker.addReconnect(phase)
+// GOAWAY: a reconnect when reconnect is set (no stream was lost with it:
+// those were read errors, as HTTP/2 counts them); it returns how long the
+// next handshake waits: nothing, or the backoff after a connection that
+// served nothing, so that a server that takes connections and serves none
+// is not redialed in a hot loop.
+func (c *Conn) H3Replaced(phase, served int, reconnect bool) (wait time.Duration) {
+	if reconnect {
+		c.Worker.addReconnect(phase)
+	}
 	if served > 0 {
 		c.backoff = 0
 		return 0

@@ -80,6 +80,9 @@ type session struct {
 	served  atomic.Int64
 	open    atomic.Int64
 	retired atomic.Bool
+	// streamsLost is set once a stream was lost as it closed: the close
+	// counted read errors, not a reconnect.
+	streamsLost atomic.Bool
 	// opened counts the streams opened on it; limitSeen is set once a
 	// stream could not open for the server's stream limit. The writer
 	// alone, which opens the streams, reads and writes them.
@@ -203,7 +206,8 @@ func (c *conn) dialed(s *session) {
 }
 
 // replace retires s, which ended or is draining after a GOAWAY, as the
-// connection streams open on (c.mu held): a reconnect, after a backoff
+// connection streams open on (c.mu held): a reconnect unless streams were
+// lost with it (the first lane to see the end decides), after a backoff
 // when it served nothing. It closes once no lane uses it (release).
 func (c *conn) replace(s *session, phase int) {
 	if c.cur != s {
@@ -215,7 +219,7 @@ func (c *conn) replace(s *session, phase int) {
 	if c.tr.load.Stopped() { // closed by the stop: nothing to count
 		return
 	}
-	if wait := c.core.H3Replaced(phase, int(s.served.Load())); wait > 0 {
+	if wait := c.core.H3Replaced(phase, int(s.served.Load()), !s.streamsLost.Load()); wait > 0 {
 		c.dialAt = time.Now().Add(wait)
 	}
 	if s.open.Load() == 0 {

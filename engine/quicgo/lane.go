@@ -134,6 +134,9 @@ func (l *lane) settle(t *engine.Ticket, s *session, target uint32) bool {
 	}
 	end := l.endOf(err, s, str, read)
 	l.H3Failed(t, sub.sent, target, end)
+	if end.Kind == engine.H3Lost {
+		s.streamsLost.Store(true) // its close was no reconnect, as HTTP/2's with streams open
+	}
 	if end.Kind == engine.H3Lost || end.Kind == engine.H3NotProcessed {
 		l.c.lost(s, t.Phase)
 	}
