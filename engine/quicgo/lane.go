@@ -66,15 +66,15 @@ func (l *lane) exchange(t *engine.Ticket, req *h3.Request, target uint32) {
 			return
 		}
 		sub := &l.sub
-		sub.s, sub.req, sub.str, sub.n, sub.err = s, req, nil, 0, nil
+		sub.s, sub.req, sub.str, sub.n, sub.err, sub.blocked = s, req, nil, 0, nil, false
 		l.c.writer.submit(sub)
 		if sub.str == nil { // never opened: the request goes on the next connection
 			l.c.release(s)
-			if errors.Is(sub.err, errWriterStopped) {
-				return
-			}
 			l.c.lost(s, t.Phase)
 			continue
+		}
+		if sub.blocked {
+			sub.writeAll()
 		}
 		done := l.settle(t, s, target)
 		l.c.release(s)

@@ -16,11 +16,12 @@ import (
 // datagram of its own. The writer hands each stream back to its lane as it
 // writes the next request, which keeps the lanes ahead of the sending loop
 // in the scheduler's queue, so that the requests of the lanes a batch of
-// responses woke leave together.
+// responses woke leave together. It writes only what quic-go takes at
+// once: a request that must wait for the server's flow control (a large
+// body the server reads slowly) is left to its lane, which waits alone.
 type writer struct {
 	mu      sync.Mutex
 	pending []*submission
-	stopped bool
 	kick    chan struct{} // a submission is pending; capacity 1
 }
 
@@ -34,13 +35,13 @@ type submission struct {
 	n    int   // bytes written
 	err  error // of the stream's opening, or of the write
 	sent time.Time
-	done chan struct{} // capacity 1
+	// blocked is set when the request could not be written at once: the
+	// lane writes it (writeAll).
+	blocked bool
+	done    chan struct{} // capacity 1
 }
 
 func newWriter() *writer { return &writer{kick: make(chan struct{}, 1)} }
-
-// errWriterStopped is a submission made after the run stopped.
-var errWriterStopped = errors.New("the run stopped")
 
 // errDraining is a stream not opened on a connection the server sent a
 // GOAWAY on.
@@ -49,11 +50,6 @@ var errDraining = errors.New("the connection is draining after a GOAWAY")
 // submit hands sub to the writer and waits for its stream.
 func (w *writer) submit(sub *submission) {
 	w.mu.Lock()
-	if w.stopped {
-		w.mu.Unlock()
-		sub.err = errWriterStopped
-		return
-	}
 	w.pending = append(w.pending, sub)
 	w.mu.Unlock()
 	select {
@@ -63,22 +59,14 @@ func (w *writer) submit(sub *submission) {
 	<-sub.done
 }
 
-// run writes what is submitted until quit is closed; then it answers what
-// is still pending, and every later submission, with errWriterStopped.
+// run writes what is submitted until quit is closed, once every lane has
+// finished (so nothing is submitted after it).
 func (w *writer) run(quit <-chan struct{}) {
 	var batch []*submission
 	for {
 		select {
 		case <-w.kick:
 		case <-quit:
-			w.mu.Lock()
-			w.stopped = true
-			batch, w.pending = w.pending, nil
-			w.mu.Unlock()
-			for _, sub := range batch {
-				sub.err = errWriterStopped
-				sub.done <- struct{}{}
-			}
 			return
 		}
 		for {
@@ -96,10 +84,8 @@ func (w *writer) run(quit <-chan struct{}) {
 	}
 }
 
-// write opens sub's stream and writes its request. A server may answer
-// before it read the whole request and stop the rest with STOP_SENDING
-// (RFC 9114 §4.1): the close of a stopped side then fails harmlessly, and
-// the lane reads the response all the same.
+// write opens sub's stream and writes its request, if quic-go takes it at
+// once; else it leaves the write to the lane (blocked).
 func (sub *submission) write() {
 	if sub.s.goAway.Load() != 0 { // a GOAWAY came since the lane took the connection: no new stream
 		sub.err = errDraining
@@ -109,10 +95,37 @@ func (sub *submission) write() {
 	if sub.err != nil {
 		return
 	}
+	if sub.s.goAway.Load() != 0 { // one came while the stream limit held it back: the request may not go (RFC 9114 §5.2)
+		cancel(sub.str, h3.RequestCancelled)
+		sub.str, sub.err = nil, errDraining
+		return
+	}
 	sub.sent = time.Now()
 	sub.str.SetDeadline(sub.sent.Add(sub.l.Load.Config.Timeout)) //nolint:errcheck // always nil
-	sub.n, sub.err = sub.str.Write(sub.req.Wire())
-	if sub.err == nil || stopSending(sub.err) {
+	switch err := sub.str.TryWriteAll(sub.req.Wire()); {
+	case err == nil:
+		sub.closed(len(sub.req.Wire()), nil)
+	case errors.Is(err, quic.ErrWouldBlock):
+		sub.blocked = true
+	default: // TryWriteAll queues all or nothing
+		sub.closed(0, err)
+	}
+}
+
+// writeAll writes a request the writer left to the lane, waiting for the
+// server's flow control, within the stream's deadline.
+func (sub *submission) writeAll() {
+	sub.closed(sub.str.Write(sub.req.Wire()))
+}
+
+// closed ends a write of n bytes that ended with err: the stream's send
+// side is closed. A server may answer before it read the whole request
+// and stop the rest with STOP_SENDING (RFC 9114 §4.1): the close of a
+// stopped side then fails harmlessly, and the lane reads the response
+// all the same.
+func (sub *submission) closed(n int, err error) {
+	sub.n, sub.err = n, err
+	if err == nil || stopSending(err) {
 		sub.str.Close() //nolint:errcheck // see above
 	}
 }
