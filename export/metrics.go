@@ -45,17 +45,5 @@ const (
 	MetricServerCPU = "pummel_server_cpu_seconds_total"
 )
 
-// Metrics lists every series name pummel may export, classic
-// histograms' own names included.
-func Metrics() []string {
-	names := []string{MetricRequests, MetricErrors, MetricTargetRequests, MetricTargetErrors, MetricSentBytes,
-		MetricReceivedBytes, MetricReconnects, MetricConnections, MetricLatency, MetricTargetRate, MetricAchievedRate,
-		MetricLag, MetricLateSends, MetricServerRSS, MetricServerCPU}
-	for _, h := range []string{MetricLatency, MetricLag} {
-		names = append(names, h+"_bucket", h+"_sum", h+"_count")
-	}
-	return names
-}
-
 // statusClasses names Tick.Totals.Responses' entries.
 var statusClasses = [...]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
