@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // Sink delivers snapshots to one place.
@@ -139,49 +141,20 @@ func (e *Exporter) offer(s *Snapshot) {
 	}
 }
 
-// Report says what each sink delivered.
-type Report struct {
-	Sinks []SinkReport
-}
-
-// SinkReport says what one sink delivered, counted in snapshots (one a
-// push interval).
-type SinkReport struct {
-	Name    string
-	Pushed  int64
-	Dropped int64
-	// Failures counts the pushes that failed, retried or not.
-	Failures  int64
-	LastError string
-	// Short is set when the last snapshot of a load was not delivered:
-	// the figures the sink holds fall short of the result's. Other
-	// snapshots dropped cost only resolution, as every figure is
-	// cumulative and the next one delivered holds them.
-	Short bool
-}
-
-// Dropped sums the snapshots the sinks could not deliver.
-func (r Report) Dropped() int64 {
-	var n int64
-	for _, s := range r.Sinks {
-		n += s.Dropped
-	}
-	return n
-}
-
 // Close pushes what is left, within timeout, and stops the sinks: what
-// is still undelivered then is dropped and counted. It may be called
-// once.
-func (e *Exporter) Close(timeout time.Duration) Report {
+// is still undelivered then is dropped and counted. It says what each
+// sink delivered, counted in snapshots (one a push interval), its URL
+// left for the caller, which knows how to show it. It may be called once.
+func (e *Exporter) Close(timeout time.Duration) []stats.ExportSink {
 	deadline := time.Now().Add(timeout)
 	var wg sync.WaitGroup
 	for _, q := range e.queues {
 		wg.Go(func() { q.close(deadline) })
 	}
 	wg.Wait()
-	var r Report
+	var r []stats.ExportSink
 	for _, q := range e.queues {
-		r.Sinks = append(r.Sinks, q.report())
+		r = append(r, q.report())
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pummel-dev/pummel/internal/wait"
+	"github.com/pummel-dev/pummel/stats"
 )
 
 // Queue bounds. A sink that cannot keep up (down, slow) holds at most
@@ -200,9 +201,9 @@ func (q *queue) drop(snaps []*Snapshot) {
 }
 
 // report says what the queue delivered.
-func (q *queue) report() SinkReport {
+func (q *queue) report() stats.ExportSink {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return SinkReport{Name: q.sink.Name(), Pushed: q.pushed, Dropped: q.dropped, Failures: q.failures,
+	return stats.ExportSink{Sink: q.sink.Name(), Pushed: q.pushed, Dropped: q.dropped, Failures: q.failures,
 		LastError: q.lastError, Short: q.short > 0}
 }

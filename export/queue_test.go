@@ -65,7 +65,7 @@ func TestQueueRetriesWhatMayPass(t *testing.T) {
 	}
 	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return len(f.pushed) == 3 }) // retried while the load runs
 	r := e.Close(10 * time.Second)
-	got := r.Sinks[0]
+	got := r[0]
 	if got.Pushed != 3 || got.Dropped != 0 || got.Failures != 2 || got.Short || len(f.pushed) != 3 || f.pushed[2].At.UnixMilli() != 3000 {
 		t.Errorf("report %+v, pushed %d", got, len(f.pushed))
 	}
@@ -79,7 +79,7 @@ func TestQueueDropsWhatIsRefused(t *testing.T) {
 	for _, s := range snaps(2, true) {
 		e.offer(s)
 	}
-	got := e.Close(10 * time.Second).Sinks[0]
+	got := e.Close(10 * time.Second)[0]
 	if got.Dropped != 2 || got.Pushed != 0 || got.Failures != int64(f.calls) || !got.Short || got.LastError != "HTTP 400: out of order sample" {
 		t.Errorf("report %+v after %d pushes", got, f.calls)
 	}
@@ -106,7 +106,7 @@ func TestQueueNeverHoldsTheLoad(t *testing.T) {
 		t.Errorf("%d pending, at most %d", pending, maxPending)
 	}
 	start = time.Now()
-	got := e.Close(200 * time.Millisecond).Sinks[0]
+	got := e.Close(200 * time.Millisecond)[0]
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Close took %v for a deadline of 200ms", d)
 	}
@@ -129,7 +129,7 @@ func TestQueueShortOnlyWhenALastIsLost(t *testing.T) {
 	e.offer(all[0])
 	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.calls > 0 })
 	e.offer(all[1])
-	got := e.Close(10 * time.Second).Sinks[0]
+	got := e.Close(10 * time.Second)[0]
 	if got.Dropped != 1 || got.Pushed != 1 || got.Short {
 		t.Errorf("report %+v", got)
 	}
@@ -154,7 +154,7 @@ func TestQueueGivesUpSoonOnceClosing(t *testing.T) {
 		e.offer(s)
 	}
 	start := time.Now()
-	got := e.Close(10 * time.Second).Sinks[0]
+	got := e.Close(10 * time.Second)[0]
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("Close took %v with the sink down", d)
 	}
@@ -178,7 +178,7 @@ func TestQueueCloseCutsABackoffShort(t *testing.T) {
 		e.offer(s)
 	}
 	start := time.Now()
-	got := e.Close(10 * time.Second).Sinks[0]
+	got := e.Close(10 * time.Second)[0]
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Close took %v with the sink down (its back-off was 2 s)", d)
 	}

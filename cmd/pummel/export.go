@@ -225,14 +225,14 @@ func (x *exporting) report() (*stats.Export, []string) {
 		return nil, nil
 	}
 	x.done = true
-	r := x.exp.Close(closeTimeout)
-	out := &stats.Export{Run: x.plan.run, Dropped: r.Dropped()}
+	out := &stats.Export{Run: x.plan.run, Sinks: x.exp.Close(closeTimeout)}
 	var warnings []string
-	for i, s := range r.Sinks {
-		out.Sinks = append(out.Sinks, stats.ExportSink{Sink: s.Name, URL: x.plan.urls[i], Pushed: s.Pushed, Dropped: s.Dropped,
-			Failures: s.Failures, LastError: s.LastError, Short: s.Short})
+	for i := range out.Sinks {
+		s := &out.Sinks[i]
+		s.URL = x.plan.urls[i]
+		out.Dropped += s.Dropped
 		if s.Dropped > 0 {
-			warnings = append(warnings, dropWarning(out.Sinks[i], x.plan.run))
+			warnings = append(warnings, dropWarning(*s, x.plan.run))
 		}
 	}
 	return out, warnings
