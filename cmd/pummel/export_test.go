@@ -177,11 +177,12 @@ func TestExportRefusedIsNotRetried(t *testing.T) {
 }
 
 // TestExportWithAClosedStdout: a run whose stdout is gone still exports
-// and ends.
+// and ends. 2 s: the first second's push goes a second before the last
+// (at 1 s they could leave as one).
 func TestExportWithAClosedStdout(t *testing.T) {
 	p, u := startPushes(t, http.StatusNoContent)
 	var errOut bytes.Buffer
-	code := run(t.Context(), []string{"-c", "1", "-d", "1s", "--export", "prometheus=" + u, targetURL(t)}, failingWriter{}, &errOut)
+	code := run(t.Context(), []string{"-c", "1", "-d", "2s", "--export", "prometheus=" + u, targetURL(t)}, failingWriter{}, &errOut)
 	if code != exitFailed || p.count() < 2 {
 		t.Errorf("exit %d, %d pushes: %s", code, p.count(), errOut.String())
 	}
