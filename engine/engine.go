@@ -129,7 +129,8 @@ type Config struct {
 	// second of the timeline ends, and once more as the run ends, with
 	// the figures so far (see Tick): for an exporter. It must return
 	// quickly and never block: the timeline waits for it. Nothing of it
-	// runs when it is nil.
+	// runs when it is nil but the count of open connections (Tick's
+	// Connections: an atomic add as a connection opens and as it closes).
 	OnTick func(Tick)
 
 	// Checks holds the response checks; failures count as validation errors.

@@ -201,10 +201,7 @@ func rowLabels(ts []engine.Target) []string {
 	}
 	labels := make([]string, len(rows))
 	for i, r := range rows {
-		labels[i] = r.Name
-		if r.Name == "" {
-			labels[i] = strconv.Itoa(i + 1)
-		}
+		labels[i] = stats.Target{Name: r.Name}.Label(i)
 	}
 	return labels
 }
