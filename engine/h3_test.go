@@ -45,6 +45,7 @@ func TestHTTP3CountsEveryStreamOnce(t *testing.T) {
 		{"every 10th stream rejected", h3fixture.Behaviour{RejectEvery: 10}, 16, 0, false,
 			h3Errors(n/10, "read", "not processed: H3_REQUEST_REJECTED")},
 		{"GOAWAY after 50 streams", h3fixture.Behaviour{GoAwayAfter: 50}, 8, 0, false, h3GoAway},
+		{"GOAWAY behind a stream that never says its type", h3fixture.Behaviour{GoAwayAfter: 50, SilentUni: true}, 8, 0, false, h3GoAway},
 		{"every 10th stream stalls", h3fixture.Behaviour{StallEvery: 10}, 8, 300 * time.Millisecond, false, h3Stalled},
 		{"close after 30 requests", h3fixture.Behaviour{CloseAfter: 30}, 4, 0, true, h3ClosedWithStreams},
 		{"stateless reset after 100 requests", h3fixture.Behaviour{StatelessResetAfter: 100}, 4, time.Second, true, h3Vanished},

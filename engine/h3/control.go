@@ -66,8 +66,12 @@ func ReadControl(br *bufio.Reader, goAway func(id uint64)) error {
 		case n > maxControlFrame && ft == FrameSettings:
 			return protocolError(ExcessiveLoad, "a SETTINGS frame of %d bytes", n)
 		}
-		if _, err := br.Discard(int(min(n, 1<<30))); err != nil { // SETTINGS' values, CANCEL_PUSH, unknown types
-			return err
+		for left := n; left > 0; { // SETTINGS' values, CANCEL_PUSH, unknown types
+			k, err := br.Discard(int(min(left, 1<<30)))
+			if err != nil {
+				return err
+			}
+			left -= uint64(k)
 		}
 	}
 }

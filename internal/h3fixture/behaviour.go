@@ -78,6 +78,10 @@ type Behaviour struct {
 	// it first. A stream the client opens as the connection closes sees
 	// that close instead of a reset.
 	GoAwayAfter int
+	// SilentUni opens, before the control stream, a unidirectional stream
+	// it never sends a byte on: the client sees it first (QUIC opens the
+	// lower stream ids with a higher one) and never learns its type.
+	SilentUni bool
 	// CloseAfter closes a connection with H3_INTERNAL_ERROR (0x102) as
 	// soon as its CloseAfter-th request's HEADERS have been read: that
 	// request and any still being answered (Delay, a stall, a request

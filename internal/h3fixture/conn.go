@@ -54,6 +54,11 @@ func newConn(s *Server, qc *quic.Conn, gen int) *conn {
 // streams on a goroutine and accepts request streams until the connection
 // ends.
 func (c *conn) serve() {
+	if c.b.SilentUni {
+		if _, err := c.qc.OpenUniStream(); err != nil { // never written
+			return
+		}
+	}
 	str, err := c.qc.OpenUniStream()
 	if err != nil {
 		return
