@@ -5,8 +5,6 @@ import (
 	"io"
 	"syscall"
 	"time"
-
-	"github.com/pummel-dev/pummel/stats/record"
 )
 
 // The decisions of an HTTP/1.1 connection, each made once here for both
@@ -82,9 +80,5 @@ func (c *Conn) IdleSeen(b []byte) {
 
 // timedOut counts the requests in flight as timeouts.
 func (c *Conn) timedOut() {
-	f := Fail(record.Timeout, "no response")
-	if c.Parser.Started() {
-		f.cause, f.behind = "partial response", "no response"
-	}
-	c.Fail(f)
+	c.Fail(timeoutFailure(c.Parser.Started()))
 }

@@ -51,7 +51,7 @@ func (u *Unsent) Unwritten(seq uint64) bool { return seq >= u.written }
 // them).
 func NewH2Streams(r *Load, keepHeaders bool) H2Streams {
 	n := r.Config.StreamsPerConn()
-	return H2Streams{Sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.KeepBodySize(), KeepHeaders: keepHeaders}),
+	return H2Streams{Sess: h2.NewSession(h2.Options{Slots: n, KeepBody: r.keepBodySize(), KeepHeaders: keepHeaders}),
 		Lanes: make([]H2Lane, n)}
 }
 

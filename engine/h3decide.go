@@ -104,7 +104,7 @@ func (c *Conn) H3Request(t *Ticket) (*h3.Request, uint32, bool) {
 // H3Reader makes the response reader of one of c's streams: it keeps
 // what --expect-body and a script's response() read.
 func (c *Conn) H3Reader() *h3.Reader {
-	r := h3.NewReader(c.Load.KeepBodySize())
+	r := h3.NewReader(c.Load.keepBodySize())
 	r.KeepHeaders = c.Worker.Script != nil && c.Worker.Script.thread.WantsResponse()
 	return r
 }

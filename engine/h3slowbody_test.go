@@ -30,7 +30,7 @@ func TestHTTP3ASlowBodyHoldsOnlyItsStream(t *testing.T) {
 	var block bytes.Buffer
 	enc := qpack.NewEncoder(&block)
 	enc.WriteField(qpack.HeaderField{Name: ":status", Value: "200"}) //nolint:errcheck // a bytes.Buffer
-	enc.Close()                                                       //nolint:errcheck // the same
+	enc.Close()                                                      //nolint:errcheck // the same
 	response := quicvarint.Append(quicvarint.Append(nil, 0x1), uint64(block.Len()))
 	response = append(response, block.Bytes()...)
 	go func() {

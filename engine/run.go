@@ -75,9 +75,9 @@ type Load struct {
 	quic     *stats.QUIC
 }
 
-// KeepBodySize is how much of each response body is kept: for checks and
+// keepBodySize is how much of each response body is kept: for checks and
 // a script's response(), or none.
-func (r *Load) KeepBodySize() int {
+func (r *Load) keepBodySize() int {
 	if r.keepBody {
 		return http1.MaxKeptBody
 	}

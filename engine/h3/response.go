@@ -32,15 +32,15 @@ type Reader struct {
 	// is a partial response.
 	Started bool
 	// KeepHeaders keeps the final response's header fields in Headers
-	// (for a script's response()), at most MaxKeptHeaders of them, in
+	// (for a script's response()), at most maxKeptHeaders of them, in
 	// HTTP/2's type, as the script's hooks take them.
 	KeepHeaders bool
 	Headers     []hpack.HeaderField
 }
 
-// MaxKeptHeaders bounds the header fields Headers keeps of one response,
+// maxKeptHeaders bounds the header fields Headers keeps of one response,
 // however many a server sends.
-const MaxKeptHeaders = 256
+const maxKeptHeaders = 256
 
 // counter counts the bytes read through it.
 type counter struct {
@@ -167,7 +167,7 @@ func (r *Reader) headers(n uint64) (status int, length int64, err error) {
 				return 0, -1, protocolError(MessageError, "a response with content-length %q", f.Value)
 			}
 		}
-		if r.KeepHeaders && !f.IsPseudo() && len(r.Headers) < MaxKeptHeaders {
+		if r.KeepHeaders && !f.IsPseudo() && len(r.Headers) < maxKeptHeaders {
 			r.Headers = append(r.Headers, hpack.HeaderField{Name: f.Name, Value: f.Value})
 		}
 	}

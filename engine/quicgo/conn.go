@@ -248,17 +248,11 @@ func (c *conn) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.core.Detached()
-	c.core.TakeBytes(engine.MeasuredPhase)
-	c.own.Flush(c.worker)
+	c.own.Flush(c.worker) // connect errors only: no bytes of its own
 }
 
 // close closes s with H3_NO_ERROR, once, and forgets it.
-func (s *session) close() {
-	s.closeOnce.Do(func() {
-		s.qc.CloseWithError(quic.ApplicationErrorCode(h3.NoError), "") //nolint:errcheck // closing
-		s.closed()
-	})
-}
+func (s *session) close() { s.fail(h3.NoError, "") }
 
 // closed forgets s, closed, and adds what it counted to the run's.
 func (s *session) closed() {

@@ -188,8 +188,7 @@ func (l *lane) waitUntil(at time.Time) bool {
 // finish hands the lane's last outcomes to its worker; the connection's
 // own counts go with its last lane.
 func (l *lane) finish() {
-	l.TakeBytes(l.Ticket.Phase)
-	l.own.Flush(l.Worker)
+	l.own.Flush(l.Worker) // each stream's bytes went with its outcome
 	if l.c.lanesLeft.Add(-1) == 0 {
 		l.c.finish()
 	}

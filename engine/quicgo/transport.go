@@ -81,7 +81,7 @@ func (t *transport) Open() error {
 		if r.Ctx.Err() != nil {
 			return r.Ctx.Err()
 		}
-		return engine.Unreachable(r.Dialer.Address, dialError(firstErr))
+		return engine.Unreachable(r.Dialer.Address, firstErr) // named by dialError in handshake
 	}
 	return nil
 }
