@@ -189,11 +189,7 @@ client_datagrams() {
 runs=$work/runs.tsv
 hz=$(getconf CLK_TCK)
 hog=""
-if [ -n "$hogcpu" ]; then
-  taskset -c "$hogcpu" sh -c 'while :; do :; done' &
-  hog=$!
-  trap 'kill "$hog" 2>/dev/null; bench_cleanup' EXIT
-fi
+[ -z "$hogcpu" ] || bench_hog "$hogcpu"
 # one_run TOOL CONNS REP measures one run and appends its rows to $runs and
 # $work/other.tsv.
 one_run() {
@@ -324,12 +320,13 @@ headline() {
   else
     echo "Medians of $reps interleaved runs of ${dur}s each; nginx 1 worker pinned to CPU 1, clients pinned to CPU 0."
   fi
-  case $hogcpu in
-    0) echo "A busy loop shared CPU 0 with the clients throughout (its CPU time is not the clients')." ;;
-    1) echo "A busy loop shared CPU 1 with the server throughout." ;;
-  esac
+  bench_hog_note
   bench_footer
-  echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  if [ -n "$h3streams" ]; then
+    echo "Server: Caddy $(dpkg-query -W -f='${Version}' caddy 2>/dev/null); naive-h3: quic-go $(go list -m -f '{{.Version}}' github.com/quic-go/quic-go)."
+  else
+    echo "Peers: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), ab $(ab -V | sed -n 's/.*Version \([0-9.]*\).*/\1/p') (apache2-utils $(dpkg-query -W -f='${Version}' apache2-utils 2>/dev/null)), hey (Debian $(dpkg-query -W -f='${Version}' hey 2>/dev/null)), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null), bombardier $bombardier_version, vegeta $vegeta_version (where run), $(nginx -v 2>&1 | cut -d' ' -f3)."
+  fi
   echo
   [ -n "$depth" ] && echo "Pipelined rows compare with wrk-pipeline (wrk -s scripts/lua/pipeline.lua, depth $depth). Exact count: $exact."
   [ -n "$h2streams" ] && echo "HTTP/2 ($h2proto): each row is compared with h2load at the same number of streams per connection. Exact count: $exact."
@@ -343,9 +340,13 @@ headline() {
   echo
   echo "</details>"
   echo
-  echo "Commands (CONNS filled in per run; URL: nginx on the next of 64 loopback addresses, so that no run pays for the TIME_WAIT sockets of the one before):"
+  if [ -n "$h3streams" ]; then
+    echo "Commands (CONNS filled in per run; URL: Caddy on one loopback port; ca.pem: its CA, tls internal):"
+  else
+    echo "Commands (CONNS filled in per run; URL: nginx on the next of 64 loopback addresses, so that no run pays for the TIME_WAIT sockets of the one before):"
+  fi
   echo
-  for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done | sed "s|$work/tls/||"
+  for tool in $tools; do echo "    $(bench_command "$tool" CONNS pummel)"; done | sed "s|$work/tls/||; s|${bench_ca:-$work/none}|ca.pem|g; s|$work/bin/||"
   if [ "$bench_tls" = 1 ]; then echo; echo "ca.pem: the CA that signed nginx's certificate (bench_tls_cert in scripts/lib.sh)."; fi
 } >"$out"
 if [ -n "$chart" ]; then

@@ -29,6 +29,10 @@ bench_setup() {
 }
 
 bench_cleanup() {
+  if [ -n "${hog:-}" ]; then
+    kill "$hog" 2>/dev/null
+    wait "$hog" 2>/dev/null
+  fi
   if [ -n "${nginx_master:-}" ]; then
     kill "$nginx_master" 2>/dev/null
     wait "$nginx_master" 2>/dev/null
@@ -38,6 +42,23 @@ bench_cleanup() {
     wait "$caddy_pid" 2>/dev/null
   fi
   rm -rf "$work"
+}
+
+# bench_hog CPU keeps CPU busy for the rest of the script: a busy loop
+# pinned to it, ended by bench_cleanup (by its PID, $hog) and by itself
+# after an hour should the script be killed. bench_hog_note says so, for a
+# footer.
+bench_hog() {
+  hog_cpu=$1
+  taskset -c "$hog_cpu" bash -c 'while [ "$SECONDS" -lt 3600 ]; do :; done' &
+  hog=$!
+}
+bench_hog_note() {
+  case ${hog_cpu:-} in
+    "") ;;
+    0) echo "A busy loop shared CPU 0 with the client throughout (its CPU time is not the client's)." ;;
+    *) echo "A busy loop shared CPU $hog_cpu with the server throughout." ;;
+  esac
 }
 
 # bench_nginx PORT starts one nginx worker pinned to CPU 1 answering an
