@@ -17,8 +17,9 @@ import (
 // writes the next request, which keeps the lanes ahead of the sending loop
 // in the scheduler's queue, so that the requests of the lanes a batch of
 // responses woke leave together. It writes only what quic-go takes at
-// once: a request that must wait for the server's flow control (a large
-// body the server reads slowly) is left to its lane, which waits alone.
+// once: a request that may wait for the server's flow control (a body
+// above one packet buffer, which the server may read slowly) is left to
+// its lane, which waits alone.
 type writer struct {
 	mu      sync.Mutex
 	pending []*submission
@@ -42,6 +43,13 @@ type submission struct {
 }
 
 func newWriter() *writer { return &writer{kick: make(chan struct{}, 1)} }
+
+// packetBuffer is the most a Write on a new stream hands quic-go without
+// waiting (its MaxPacketBufferSize: it copies that much into the stream's
+// next frame and returns). A larger request goes by TryWriteAll, which
+// never waits but sends fewer requests per datagram: 1.57 against 1.50
+// datagrams per request at --streams 16 for every request, paired runs.
+const packetBuffer = 1452
 
 // errDraining is a stream not opened on a connection the server sent a
 // GOAWAY on.
@@ -102,6 +110,10 @@ func (sub *submission) write() {
 	}
 	sub.sent = time.Now()
 	sub.str.SetDeadline(sub.sent.Add(sub.l.Load.Config.Timeout)) //nolint:errcheck // always nil
+	if len(sub.req.Wire()) <= packetBuffer {
+		sub.closed(sub.str.Write(sub.req.Wire()))
+		return
+	}
 	switch err := sub.str.TryWriteAll(sub.req.Wire()); {
 	case err == nil:
 		sub.closed(len(sub.req.Wire()), nil)
