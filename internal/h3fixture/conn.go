@@ -23,6 +23,10 @@ var controlPreamble = appendFrame([]byte{streamControl}, frameSettings, nil)
 // not yet picked up.
 const goAwayLinger = 500 * time.Millisecond
 
+// withdrawWait bounds how long reject waits for a stream's first frame to
+// tell a request from a stream the client withdrew.
+const withdrawWait = time.Second
+
 // conn is one connection being served.
 type conn struct {
 	s          *Server
@@ -82,7 +86,7 @@ func (c *conn) acceptRequests() {
 		}
 		c.s.counts.streams.Add(1)
 		if c.goingAway && str.StreamID() >= c.goAway {
-			c.reject(str)
+			c.s.wg.Go(func() { c.reject(str) })
 			continue
 		}
 		c.accepted++

@@ -17,6 +17,7 @@ type counts struct {
 	faults     atomic.Int64
 	resets     atomic.Int64
 	rejected   atomic.Int64
+	withdrawn  atomic.Int64
 	stalled    atomic.Int64
 	cancelled  atomic.Int64
 	violations atomic.Int64

@@ -52,6 +52,40 @@ func TestGoAway(t *testing.T) {
 	want(t, "Rejected", s.Rejected(), 2)
 }
 
+// TestGoAwayWithdrawn: after the GOAWAY, the client resets the next
+// stream before sending a byte (a request taken back, RFC 9114 §5.2),
+// then sends a request on the one after: the first is withdrawn, the
+// second rejected.
+func TestGoAwayWithdrawn(t *testing.T) {
+	s := Start(t, Behaviour{GoAwayAfter: 1})
+	c := dial(t, s)
+	c.get("/")
+	select {
+	case <-c.goAway:
+	case <-time.After(testDeadline):
+		t.Fatal("no GOAWAY")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	taken, err := c.qc.OpenStreamSync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken.CancelRead(CodeRequestCancelled)
+	taken.CancelWrite(CodeRequestCancelled)
+	str, err := c.request("/", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = readResponse(str)
+	want(t, "rejection code", streamCode(err), CodeRequestRejected)
+	if !eventually(func() bool { return s.Withdrawn() == 1 }) {
+		t.Errorf("Withdrawn = %d, want 1", s.Withdrawn())
+	}
+	want(t, "Rejected", s.Rejected(), 1)
+	want(t, "Requests", s.Requests(), 1)
+}
+
 // TestGoAwayExact opens many streams with large bodies on several
 // connections at once: every response the server counts reaches the
 // client before the close, and every other stream is rejected or cut by

@@ -3,6 +3,7 @@ package h3fixture
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -58,12 +59,32 @@ func (c *conn) answer(str *quic.Stream) {
 	}
 }
 
-// reject resets a stream, unread, with H3_REQUEST_REJECTED.
+// reject resets a stream, unread, with H3_REQUEST_REJECTED, unless the
+// client withdrew it first. It may wait for the stream's first frame
+// (withdrawWait at most): it runs on its own goroutine or a stream's.
 func (c *conn) reject(str *quic.Stream) {
+	if withdrawn(str) {
+		c.s.counts.withdrawn.Add(1)
+		return
+	}
 	c.s.counts.rejected.Add(1)
 	c.ended(str.StreamID())
 	str.CancelRead(CodeRequestRejected)
 	str.CancelWrite(CodeRequestRejected)
+}
+
+// withdrawn reports whether the client reset str with H3_REQUEST_CANCELLED
+// before sending a byte on it: a request it withdrew, as a client may do
+// with a stream it opened at or above a GOAWAY's id (RFC 9114 §5.2), which
+// is no request to reject. It reads one byte at most. quic-go lets a
+// stream be accepted before the frame that opened it is handled, so it
+// waits for that frame, withdrawWait at most (a stream still silent by
+// then is rejected).
+func withdrawn(str *quic.Stream) bool {
+	_ = str.SetReadDeadline(time.Now().Add(withdrawWait))
+	n, err := str.Read(make([]byte, 1))
+	var se *quic.StreamError
+	return n == 0 && errors.As(err, &se) && se.Remote && se.ErrorCode == CodeRequestCancelled
 }
 
 // reset resets a stream in both directions with ResetCode.

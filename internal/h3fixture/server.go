@@ -112,9 +112,15 @@ func (s *Server) Faults() int64 { return s.counts.faults.Load() }
 func (s *Server) Resets() int64 { return s.counts.resets.Load() }
 
 // Rejected returns the streams reset with H3_REQUEST_REJECTED without
-// being read, by RejectEvery or for being at or above a GOAWAY's id, each
-// counted before its reset is sent.
+// being read (a byte at most), by RejectEvery or for being at or above a
+// GOAWAY's id, each counted before its reset is sent. Streams the client
+// withdrew are counted by Withdrawn instead.
 func (s *Server) Rejected() int64 { return s.counts.rejected.Load() }
+
+// Withdrawn returns the streams Rejected would have counted that the
+// client reset with H3_REQUEST_CANCELLED before sending a byte: requests
+// it took back (RFC 9114 §5.2 lets it, above a GOAWAY's id), none sent.
+func (s *Server) Withdrawn() int64 { return s.counts.withdrawn.Load() }
 
 // Stalled returns the streams StallEvery left unanswered.
 func (s *Server) Stalled() int64 { return s.counts.stalled.Load() }
