@@ -20,6 +20,7 @@ type counts struct {
 	withdrawn  atomic.Int64
 	stalled    atomic.Int64
 	cancelled  atomic.Int64
+	abandoned  atomic.Int64
 	violations atomic.Int64
 	bodyBytes  atomic.Int64
 

@@ -171,3 +171,21 @@ func TestStatelessReset(t *testing.T) {
 	want(t, "Responses", s.Responses(), 1)
 	want(t, "Paths[/crash]", s.Paths()["/crash"], 1)
 }
+
+// TestAbandoned closes the connection while the server stalls a stream:
+// the stream is abandoned, not cancelled.
+func TestAbandoned(t *testing.T) {
+	s := Start(t, Behaviour{StallEvery: 1})
+	c := dial(t, s)
+	if _, err := c.request("/", 0); err != nil {
+		t.Fatal(err)
+	}
+	if !eventually(func() bool { return s.Stalled() == 1 }) {
+		t.Fatal("the stream was not stalled")
+	}
+	_ = c.qc.CloseWithError(CodeNoError, "")
+	if !eventually(func() bool { return s.Abandoned() == 1 }) {
+		t.Errorf("Abandoned = %d, want 1", s.Abandoned())
+	}
+	want(t, "Cancelled", s.Cancelled(), 0)
+}

@@ -73,6 +73,13 @@ func (c *conn) reject(str *quic.Stream) {
 	str.CancelWrite(CodeRequestRejected)
 }
 
+// closedByClient reports whether err is the client's close of the
+// connection.
+func closedByClient(err error) bool {
+	var ae *quic.ApplicationError
+	return errors.As(err, &ae) && ae.Remote
+}
+
 // withdrawn reports whether the client reset str with H3_REQUEST_CANCELLED
 // before sending a byte on it: a request it withdrew, as a client may do
 // with a stream it opened at or above a GOAWAY's id (RFC 9114 §5.2), which
@@ -112,7 +119,10 @@ func (c *conn) wait(str *quic.Stream, d time.Duration) bool {
 	case <-timeout:
 		return true
 	case <-str.Context().Done(): // the write side ended: STOP_SENDING, or the connection
-		c.s.counts.cancelledBy(context.Cause(str.Context()))
+		cause := context.Cause(str.Context())
+		if !c.s.counts.cancelledBy(cause) && closedByClient(cause) {
+			c.s.counts.abandoned.Add(1)
+		}
 		return false
 	case <-c.s.done:
 		return false

@@ -130,6 +130,12 @@ func (s *Server) Stalled() int64 { return s.counts.stalled.Load() }
 // read the request, waited (Delay), stalled or wrote the response.
 func (s *Server) Cancelled() int64 { return s.counts.cancelled.Load() }
 
+// Abandoned returns the streams still waiting (Delay, a stall) when the
+// client closed their connection, without cancelling them first: a
+// client that closes at the end of a run may close before its last
+// cancellations leave.
+func (s *Server) Abandoned() int64 { return s.counts.abandoned.Load() }
+
 // Violations returns the client's protocol errors the server saw: a
 // request stream that ends or breaks before its HEADERS, a frame not
 // allowed on a request stream, a header block that does not decode or
