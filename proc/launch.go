@@ -48,13 +48,10 @@ type Spec struct {
 	// instead of ReadyURL's (pummel's --connect-to); the Host header and
 	// TLS name stay ReadyURL's.
 	ReadyAddress string
-	// ReadyHTTP2 makes the probes speak HTTP/2 as an --http2 load does:
-	// h2c with prior knowledge for an http:// ReadyURL, h2 for https://.
-	ReadyHTTP2 bool
-	// ReadyHTTP3 makes the probes speak HTTP/3 over QUIC as an --http3
-	// load does, for an https:// ReadyURL (an http:// one is probed over
-	// TCP, as without it).
-	ReadyHTTP3 bool
+	// ReadyProtocol is what the probes speak: HTTP/1.1 (the zero value),
+	// or HTTP/2 or HTTP/3 as an --http2 or --http3 load does (see
+	// ReadyProtocol's constants).
+	ReadyProtocol ReadyProtocol
 	// ReadyTLS is the probes' TLS configuration for an https ReadyURL (a
 	// load's --cacert, --insecure, --cert); nil means the system's roots.
 	ReadyTLS *tls.Config

@@ -59,17 +59,16 @@ func (p *Process) awaitReady(ctx context.Context, s Spec, spawned time.Time) err
 
 // readyClient returns an HTTP client for s's readiness probes: a fresh
 // connection per probe, to s.ReadyAddress unless it is "", no proxy,
-// redirects returned rather than followed; in HTTP/3 over QUIC
-// (ReadyHTTP3, for an https:// ReadyURL) or HTTP/2 only (ReadyHTTP2: h2c
-// with prior knowledge in the clear), as a server that speaks nothing else
-// needs; over TLS with s.ReadyTLS, unless nil.
+// redirects returned rather than followed; in the protocol
+// probeProtocol names, as a server that speaks nothing else needs; over
+// TLS with s.ReadyTLS, unless nil.
 func readyClient(s Spec) *http.Client {
 	client := &http.Client{
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
 	}
-	if probeProtocol(s) == "HTTP/3" {
+	if probeProtocol(s) == ReadyHTTP3 {
 		client.Transport = h3Transport(s.ReadyAddress, s.ReadyTLS)
 		return client
 	}
@@ -77,7 +76,7 @@ func readyClient(s Spec) *http.Client {
 	if s.ReadyTLS != nil {
 		transport.TLSClientConfig = s.ReadyTLS.Clone()
 	}
-	if s.ReadyHTTP2 {
+	if s.ReadyProtocol == ReadyHTTP2 {
 		transport.Protocols = new(http.Protocols)
 		transport.Protocols.SetHTTP2(true)
 		transport.Protocols.SetUnencryptedHTTP2(true)
@@ -101,15 +100,39 @@ func closeClient(client *http.Client) {
 	}
 }
 
-// probeProtocol names the protocol s's probes speak (see readyClient).
-func probeProtocol(s Spec) string {
-	switch {
-	case s.ReadyHTTP3 && strings.HasPrefix(s.ReadyURL, "https://"):
-		return "HTTP/3"
-	case s.ReadyHTTP2:
+// ReadyProtocol is the protocol of a Spec's readiness probes.
+type ReadyProtocol int
+
+// The probes' protocols.
+const (
+	// ReadyHTTP1 probes in HTTP/1.1 (TLS's ALPN may still pick HTTP/2).
+	ReadyHTTP1 ReadyProtocol = iota
+	// ReadyHTTP2 probes in HTTP/2 only: h2c with prior knowledge for an
+	// http:// ReadyURL, h2 for https://.
+	ReadyHTTP2
+	// ReadyHTTP3 probes in HTTP/3 over QUIC an https:// ReadyURL; an
+	// http:// one is probed in HTTP/1.1.
+	ReadyHTTP3
+)
+
+// String names p as the not-ready error does.
+func (p ReadyProtocol) String() string {
+	switch p {
+	case ReadyHTTP2:
 		return "HTTP/2"
+	case ReadyHTTP3:
+		return "HTTP/3"
 	}
 	return "HTTP/1.1"
+}
+
+// probeProtocol returns the protocol s's probes speak: HTTP/3 falls back
+// to HTTP/1.1 for an http:// ReadyURL.
+func probeProtocol(s Spec) ReadyProtocol {
+	if s.ReadyProtocol == ReadyHTTP3 && !strings.HasPrefix(s.ReadyURL, "https://") {
+		return ReadyHTTP1
+	}
+	return s.ReadyProtocol
 }
 
 // h3Transport is the probes' HTTP/3 transport: quic-go's, a readiness

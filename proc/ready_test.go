@@ -27,10 +27,10 @@ func TestReadinessProbesSpeakH2C(t *testing.T) {
 	go srv.Serve(ln) //nolint:errcheck // ends with Close
 	t.Cleanup(func() { srv.Close() })
 	target := "http://" + ln.Addr().String() + "/"
-	for _, h2 := range []bool{true, false} {
-		status, _, err := probe(t.Context(), readyClient(Spec{ReadyHTTP2: h2}), target, time.Now().Add(5*time.Second))
-		if got := err == nil && status == 200; got != h2 {
-			t.Errorf("HTTP/2 probes %v: status %d, %v", h2, status, err)
+	for _, p := range []ReadyProtocol{ReadyHTTP2, ReadyHTTP1} {
+		status, _, err := probe(t.Context(), readyClient(Spec{ReadyProtocol: p}), target, time.Now().Add(5*time.Second))
+		if got := err == nil && status == 200; got != (p == ReadyHTTP2) {
+			t.Errorf("%v probes: status %d, %v", p, status, err)
 		}
 	}
 }
@@ -66,9 +66,9 @@ func TestReadinessProbesSpeakHTTP3(t *testing.T) {
 		spec Spec
 		want bool
 	}{
-		{"HTTP/3", Spec{ReadyURL: srv.URL(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, true},
-		{"HTTP/3 to the --connect-to address", Spec{ReadyURL: elsewhere, ReadyAddress: srv.Addr(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, true},
-		{"HTTP/3 to the URL's own port", Spec{ReadyURL: elsewhere, ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}, false},
+		{"HTTP/3", Spec{ReadyURL: srv.URL(), ReadyProtocol: ReadyHTTP3, ReadyTLS: srv.ClientTLS()}, true},
+		{"HTTP/3 to the --connect-to address", Spec{ReadyURL: elsewhere, ReadyAddress: srv.Addr(), ReadyProtocol: ReadyHTTP3, ReadyTLS: srv.ClientTLS()}, true},
+		{"HTTP/3 to the URL's own port", Spec{ReadyURL: elsewhere, ReadyProtocol: ReadyHTTP3, ReadyTLS: srv.ClientTLS()}, false},
 		{"over TCP", Spec{ReadyURL: srv.URL(), ReadyTLS: srv.ClientTLS()}, false},
 	} {
 		client := readyClient(tt.spec)
@@ -90,7 +90,7 @@ func TestHTTP3ProbesLeaveNoSocket(t *testing.T) {
 		t.Skip("no /proc/self/fd to count descriptors")
 	}
 	srv := h3fixture.Start(t, h3fixture.Behaviour{})
-	spec := Spec{ReadyURL: srv.URL(), ReadyHTTP3: true, ReadyTLS: srv.ClientTLS()}
+	spec := Spec{ReadyURL: srv.URL(), ReadyProtocol: ReadyHTTP3, ReadyTLS: srv.ClientTLS()}
 	open := func() int { fds, _ := os.ReadDir("/proc/self/fd"); return len(fds) }
 	before := open()
 	for range 5 {

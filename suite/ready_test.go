@@ -59,9 +59,9 @@ func TestReadyProtocol(t *testing.T) {
 				t.Fatalf("operations' protocols %v, want %v", got, tt.ops)
 			}
 			spec, err := (&runner{suite: s, x: &expander{port: "8080", tmpdir: t.TempDir(), lookupEnv: os.LookupEnv}}).spec(mode{}, "")
-			want := proc.Spec{ReadyHTTP2: tt.want == h2, ReadyHTTP3: tt.want == h3}
-			if s.server.readyProtocol != tt.want || err != nil || spec.ReadyHTTP2 != want.ReadyHTTP2 || spec.ReadyHTTP3 != want.ReadyHTTP3 {
-				t.Errorf("probes speak %v (spec HTTP/2 %v, HTTP/3 %v, %v), want %v", s.server.readyProtocol, spec.ReadyHTTP2, spec.ReadyHTTP3, err, tt.want)
+			want := map[engine.Protocol]proc.ReadyProtocol{h1: proc.ReadyHTTP1, h2: proc.ReadyHTTP2, h3: proc.ReadyHTTP3}[tt.want]
+			if s.server.readyProtocol != tt.want || err != nil || spec.ReadyProtocol != want {
+				t.Errorf("probes speak %v (spec %v, %v), want %v", s.server.readyProtocol, spec.ReadyProtocol, err, tt.want)
 			}
 		})
 	}

@@ -117,10 +117,21 @@ func notReadyHint(err error, p engine.Protocol) string {
 	return " (server.ready.http2 and .http3: false probe over HTTP/1.1)"
 }
 
+// probes returns the protocol of readiness probes that speak p.
+func probes(p engine.Protocol) proc.ReadyProtocol {
+	switch p {
+	case engine.HTTP2:
+		return proc.ReadyHTTP2
+	case engine.HTTP3:
+		return proc.ReadyHTTP3
+	}
+	return proc.ReadyHTTP1
+}
+
 // spec is the server's launch specification for mode m, expanded.
 func (r *runner) spec(m mode, logPath string) (proc.Spec, error) {
 	srv := r.suite.server
-	spec := proc.Spec{ReadyHTTP2: srv.readyProtocol == engine.HTTP2, ReadyHTTP3: srv.readyProtocol == engine.HTTP3, ReadyTimeout: srv.readyTimeout, Settle: &srv.settle, LogPath: logPath}
+	spec := proc.Spec{ReadyProtocol: probes(srv.readyProtocol), ReadyTimeout: srv.readyTimeout, Settle: &srv.settle, LogPath: logPath}
 	var err error
 	if spec.Command, err = r.expandAll(append(append([]string(nil), srv.command...), m.args...)); err != nil {
 		return spec, err

@@ -70,7 +70,13 @@ func (o *options) execSpec(rules []engine.ConnectTo) (*proc.Spec, error) {
 	if s.ReadyURL == "" {
 		s.ReadyURL = o.defaultReadyURL()
 	}
-	s.ReadyAddress, s.ReadyHTTP2, s.ReadyHTTP3 = readyAddress(s.ReadyURL, rules), o.http2, o.http3
+	s.ReadyAddress = readyAddress(s.ReadyURL, rules)
+	switch { // as the load speaks
+	case o.http2:
+		s.ReadyProtocol = proc.ReadyHTTP2
+	case o.http3:
+		s.ReadyProtocol = proc.ReadyHTTP3
+	}
 	var err error
 	if s.ReadyTLS, err = o.tls(); err != nil { // the load's trust: its --cacert, --insecure, --cert
 		return nil, err
