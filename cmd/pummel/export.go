@@ -24,6 +24,10 @@ type exportOptions struct {
 	interval   string          // --export-interval
 	labels     cli.StringSlice // --export-label k=v
 	histograms string          // --export-histograms native|classic
+	// given names the flags above given on the command line (in the
+	// order exportFlags lists them), default values or not: each needs
+	// --export.
+	given []string
 }
 
 // Histogram kinds, as --export-histograms names them.
@@ -35,9 +39,18 @@ const (
 func exportFlags(o *exportOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "export", Destination: &o.sinks, Usage: "push live figures to `prometheus=URL` (a remote-write endpoint) every --export-interval and at the end (repeatable)"},
-		&cli.StringFlag{Name: "export-interval", Value: export.DefaultInterval.String(), Destination: &o.interval, Usage: "with --export: push every `D`, a whole number of seconds"},
-		&cli.StringSliceFlag{Name: "export-label", Destination: &o.labels, Usage: "with --export: add the label `NAME=VALUE` to every series (repeatable; run=NAME names the run)"},
-		&cli.StringFlag{Name: "export-histograms", Value: histogramsNative, Destination: &o.histograms, Usage: "with --export: latency as `native` histograms, or classic (le buckets) for a server without them"},
+		&cli.StringFlag{Name: "export-interval", Value: export.DefaultInterval.String(), Destination: &o.interval, Action: give[string](o, "--export-interval"), Usage: "with --export: push every `D`, a whole number of seconds"},
+		&cli.StringSliceFlag{Name: "export-label", Destination: &o.labels, Action: give[[]string](o, "--export-label"), Usage: "with --export: add the label `NAME=VALUE` to every series (repeatable; run=NAME names the run)"},
+		&cli.StringFlag{Name: "export-histograms", Value: histogramsNative, Destination: &o.histograms, Action: give[string](o, "--export-histograms"), Usage: "with --export: latency as `native` histograms, or classic (le buckets) for a server without them"},
+	}
+}
+
+// give returns a flag's action (run when the flag is given) that records
+// flag in o.given.
+func give[V any](o *exportOptions, flag string) func(*cli.Context, V) error {
+	return func(*cli.Context, V) error {
+		o.given = append(o.given, flag)
+		return nil
 	}
 }
 
@@ -60,17 +73,8 @@ const closeTimeout = 5 * time.Second
 // random.
 func (o *exportOptions) plan(cfg engine.Config, rec *commandLine) (*exportPlan, error) {
 	if len(o.sinks.Value()) == 0 {
-		for _, f := range []struct {
-			flag  string
-			given bool
-		}{
-			{"--export-interval", o.interval != export.DefaultInterval.String()},
-			{"--export-label", len(o.labels.Value()) > 0},
-			{"--export-histograms", o.histograms != histogramsNative},
-		} {
-			if f.given {
-				return nil, usageError{f.flag + ": nothing to export without --export prometheus=URL"}
-			}
+		if len(o.given) > 0 {
+			return nil, usageError{o.given[0] + ": nothing to export without --export prometheus=URL"}
 		}
 		return nil, nil
 	}

@@ -65,6 +65,8 @@ func TestExportBadInputExitsTwo(t *testing.T) {
 		{"interval not whole", []string{"--export", "prometheus=http://127.0.0.1:9/", "--export-interval", "1.5s"}, "--export-interval"},
 		{"bad histograms", []string{"--export", "prometheus=http://127.0.0.1:9/", "--export-histograms", "sparse"}, "--export-histograms"},
 		{"label without --export", []string{"--export-label", "a=b"}, "--export-label: nothing to export without --export"},
+		{"default interval without --export", []string{"--export-interval", "5s"}, "--export-interval: nothing to export without --export"},
+		{"default histograms without --export", []string{"--export-histograms", "native"}, "--export-histograms: nothing to export without --export"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := pummel(t.Context(), append(tt.args, "-d", "1s", "http://127.0.0.1:1/")...)
