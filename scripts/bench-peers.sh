@@ -71,8 +71,9 @@
 # state at both probes (slow: over probe_slow times the fastest probe of
 # that CPU in the script run, see cpu_probe in scripts/lib.sh), with how
 # many such pairs there were. Then every run's
-# own figures (default: stdout). Installs nginx, wrk,
-# apache2-utils, hey and time from Debian when missing. Sends traffic to
+# own figures (default: stdout). Installs nginx, wrk, apache2-utils, hey,
+# h2load and time from Debian when missing (with -Q: Caddy and time), their
+# services not started. Sends traffic to
 # 127.0.0.1 only; every run is bounded by -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,7 +92,11 @@ done
 case $hogcpu in "" | 0 | 1) ;; *) echo "$0: -b takes 0 or 1 (the CPU to keep busy)" >&2; exit 2 ;; esac
 [ "$bench_tls" = 0 ] || [ -n "$h2streams" ] || { echo "$0: -S needs -H (it makes the HTTP/2 rows speak TLS)" >&2; exit 2; }
 [ -z "$h3streams" ] || [ -z "$h2streams$depth" ] || { echo "$0: -Q measures HTTP/3 alone: drop -H and -p" >&2; exit 2; }
-bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
+if [ -n "$h3streams" ]; then # Caddy (bench_caddy) and the Go clients only
+  bench_need /usr/bin/time:time taskset:util-linux curl:curl
+else
+  bench_need nginx:nginx wrk:wrk ab:apache2-utils hey:hey h2load:nghttp2-client /usr/bin/time:time taskset:util-linux curl:curl
+fi
 
 if [ -n "$depth" ]; then
   for tool in $tools; do

@@ -5,14 +5,15 @@
 # its usage. Source this file before reading the script's flags.
 bench_usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; }
 
-# bench_need installs missing commands from Debian: bench_need cmd:package …
+# bench_need installs missing commands from Debian, without starting their
+# services (scripts/apt-install.sh): bench_need cmd:package …
 bench_need() {
   local need=() pair
   for pair in "$@"; do
     command -v "${pair%%:*}" >/dev/null || need+=("${pair#*:}")
   done
   if [ ${#need[@]} -gt 0 ]; then
-    apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+    scripts/apt-install.sh "${need[@]}"
   fi
   [ "$(nproc)" -ge 2 ] || { echo "$0: needs 2 CPUs (client and server on separate cores)" >&2; exit 1; }
 }
