@@ -48,7 +48,7 @@ func WriteText(w io.Writer, r stats.Result, opts TextOptions) error {
 		ew.Printf("Interrupted: results so far\n")
 	}
 	for _, warning := range r.Warnings {
-		ew.Printf("Warning: %s\n", warning)
+		ew.Printf("Warning: %s\n", OneLine(warning))
 	}
 	writeThresholdsText(ew, r.Thresholds)
 	writeMergedCommands(ew, r.Config.MergedCommands)
