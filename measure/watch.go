@@ -1,7 +1,10 @@
 package measure
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pummel-dev/pummel/engine"
@@ -17,6 +20,10 @@ type Options struct {
 	// its figures (stats.ServerUsage.RSSSeries), thinned evenly to at
 	// most that many points.
 	RSSPoints int
+	// TreeFlag is how the user adds a process's descendants to its
+	// figures (--pid-tree, a plan's server.tree), for the warning about a
+	// process whose descendants are left out.
+	TreeFlag string
 }
 
 // Watch is the server processes watched over a measurement: from before
@@ -92,8 +99,18 @@ func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, erro
 			}
 		}
 		res.Server = append(res.Server, usage)
+		if names := pw.Unwatched(); len(names) > 0 {
+			res.Warnings = append(res.Warnings, unwatchedWarning(pw.PID(), names, w.opts.TreeFlag))
+		}
 	}
 	return res, err
+}
+
+// unwatchedWarning says that the figures of process pid leave out its
+// descendants, names, and how to count them.
+func unwatchedWarning(pid int, names []string, treeFlag string) string {
+	return fmt.Sprintf("server pid %d has child processes (%s) whose RSS and CPU time its figures leave out: %s counts them",
+		pid, strings.Join(names, ", "), cmp.Or(treeFlag, "--pid-tree"))
 }
 
 // startLoad marks the start of the load for every process.

@@ -217,7 +217,7 @@ const beforeOperations = "before the first operation"
 // when says when a server found gone exited.
 func (r *runner) watch(when string) (*measure.Watch, time.Time, error) {
 	base := time.Now()
-	w, err := measure.Attach([]int{r.p.PID()}, measure.Options{WatchOptions: proc.WatchOptions{Tree: r.suite.server.tree}})
+	w, err := measure.Attach([]int{r.p.PID()}, measure.Options{WatchOptions: proc.WatchOptions{Tree: r.suite.server.tree}, TreeFlag: "server.tree: true"})
 	if err != nil {
 		return nil, base, r.exited(err, when)
 	}

@@ -1,0 +1,60 @@
+//go:build unix
+
+package measure
+
+import (
+	"bufio"
+	"net/url"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pummel-dev/pummel/engine"
+	"github.com/pummel-dev/pummel/internal/fixture"
+	"github.com/pummel-dev/pummel/proc"
+)
+
+// TestLoadWarnsOfChildrenLeftOut watches a launcher whose child would be
+// the server: the result warns that the child's figures are left out,
+// naming it and the way to count it (TreeFlag), unless they are counted.
+func TestLoadWarnsOfChildrenLeftOut(t *testing.T) {
+	srv := fixture.New(t, fixture.Behaviour{})
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: 20, Duration: 20 * time.Second, Timeout: 5 * time.Second}
+	for _, tree := range []bool{false, true} {
+		cmd := exec.Command("sh", "-c", "sleep 30 & echo started; wait")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) //nolint:errcheck // gone already is fine
+			cmd.Wait()                                      //nolint:errcheck // killed
+		})
+		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil { // the child runs
+			t.Fatal(err)
+		}
+		w, err := Attach([]int{cmd.Process.Pid}, Options{WatchOptions: proc.WatchOptions{Tree: tree}, TreeFlag: "server.tree: true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := w.Load(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Join(res.Warnings, "\n")
+		want := !tree
+		if got := strings.Contains(warned, "(sleep)") && strings.Contains(warned, "server.tree: true counts them"); got != want {
+			t.Errorf("tree %v: warnings %q, want the child named: %v", tree, res.Warnings, want)
+		}
+	}
+}
