@@ -8,11 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/klauspost/compress/snappy"
+	"github.com/pummel-dev/pummel/stats/render"
 )
 
 // prometheus pushes to a Prometheus remote-write endpoint (protocol
@@ -89,25 +88,14 @@ func (p *prometheus) Push(ctx context.Context, snaps []*Snapshot) error {
 	if resp.StatusCode/100 == 2 {
 		return nil
 	}
-	err = fmt.Errorf("HTTP %d: %s", resp.StatusCode, errorText(text))
+	err = fmt.Errorf("HTTP %d", resp.StatusCode)
+	if said := render.OneLine(string(text)); said != "" { // one line, whatever the page: it ends up in a warning
+		err = fmt.Errorf("%w: %s", err, said)
+	}
 	if resp.StatusCode/100 == 4 && resp.StatusCode != http.StatusTooManyRequests || resp.StatusCode/100 == 3 {
 		return Permanent(err)
 	}
 	return err
-}
-
-// errorText is what a refused push's body says, as one line of printable
-// text (bytes that are no UTF-8 dropped): a proxy's HTML error page or a
-// hostile receiver's terminal escapes end up in a warning on a terminal.
-// The body was read up to errorBodyLimit bytes.
-func errorText(body []byte) string {
-	text := strings.Map(func(r rune) rune {
-		if !unicode.IsPrint(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(string(body), ""))
-	return strings.Join(strings.Fields(text), " ")
 }
 
 // pushTimeout bounds one push while the load runs.

@@ -108,9 +108,18 @@ func endsInLetter(s string, i int) bool {
 }
 
 // OneLine folds every run of white space in s, line breaks included, into
-// one space.
+// one space, and makes every other character that does not print (a
+// terminal escape, BEL) a space too: text a server or a process chose
+// (an error page, a process name) cannot move the cursor or ring. Bytes
+// that are not UTF-8 show as U+FFFD.
 func OneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	printable := strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(printable), " ")
 }
 
 // FormatCount formats n with commas between thousands: "40,000".

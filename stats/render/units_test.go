@@ -109,3 +109,18 @@ func TestPrintUnits(t *testing.T) {
 		})
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"  two\r\n\tlines \n", "two lines"},
+		{"\x1b[2Jcleared\x07", "[2Jcleared"},
+		{"a\u200bb\u2028c", "a b c"}, // a zero-width space and a line separator print nothing
+		{"bad \xff byte", "bad \uFFFD byte"},
+		{"", ""},
+	} {
+		if got := OneLine(tc.in); got != tc.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
