@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,13 +48,18 @@ func TestLoadWarnsOfChildrenLeftOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for end := time.Now().Add(5 * time.Second); !tree && !slices.Equal(w.Watchers()[0].Unwatched(), []string{"sleep"}); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(end) { // the child forked, but still runs as sh
+				t.Fatalf("the shell's child: %q, want sleep", w.Watchers()[0].Unwatched())
+			}
+		}
 		res, err := w.Load(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		warned := strings.Join(res.Warnings, "\n")
 		want := !tree
-		if got := strings.Contains(warned, "(sleep)") && strings.Contains(warned, "server.tree: true counts them"); got != want {
+		if got := strings.Contains(warned, "the server process sh has child processes (sleep)") && strings.Contains(warned, "server.tree: true counts them"); got != want {
 			t.Errorf("tree %v: warnings %q, want the child named: %v", tree, res.Warnings, want)
 		}
 	}

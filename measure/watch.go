@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,18 +100,22 @@ func (w *Watch) Step(ctx context.Context, cfg engine.Config) (stats.Result, erro
 			}
 		}
 		res.Server = append(res.Server, usage)
+	}
+	for _, pw := range w.watchers { // once every process's figures are taken: this reads all of /proc
 		if names := pw.Unwatched(); len(names) > 0 {
-			res.Warnings = append(res.Warnings, unwatchedWarning(pw.PID(), names, w.opts.TreeFlag))
+			res.Warnings = append(res.Warnings, unwatchedWarning(pw, names, w.opts.TreeFlag))
 		}
 	}
 	return res, err
 }
 
-// unwatchedWarning says that the figures of process pid leave out its
-// descendants, names, and how to count them.
-func unwatchedWarning(pid int, names []string, treeFlag string) string {
-	return fmt.Sprintf("server pid %d has child processes (%s) whose RSS and CPU time its figures leave out: %s counts them",
-		pid, strings.Join(names, ", "), cmp.Or(treeFlag, "--pid-tree"))
+// unwatchedWarning says that pw's figures leave out its descendants,
+// names, and how to count them. It names the process by its command, not
+// its pid, so that --runs' fresh processes share one warning.
+func unwatchedWarning(pw *proc.Watcher, names []string, treeFlag string) string {
+	server := cmp.Or(pw.Name(), "pid "+strconv.Itoa(pw.PID()))
+	return fmt.Sprintf("the server process %s has child processes (%s) whose RSS and CPU time its figures leave out: %s counts them",
+		server, strings.Join(names, ", "), cmp.Or(treeFlag, "--pid-tree"))
 }
 
 // startLoad marks the start of the load for every process.

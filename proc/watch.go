@@ -66,7 +66,6 @@ type Watcher struct {
 	exited    bool
 	exitAt    time.Time
 	exitWhy   string
-	unwatched []string          // the descendants left out, at EndLoad
 	usage     stats.ServerUsage // Stop's result
 }
 
@@ -235,17 +234,10 @@ func (w *Watcher) StartLoad() {
 
 // EndLoad marks the end of the measured load. It takes the "after" RSS
 // sample right away; the CPU time of the load is the CPU time now less
-// that at StartLoad (up to the last sample if the process exited). Then
-// it notes the descendants the watch leaves out (Unwatched).
+// that at StartLoad (up to the last sample if the process exited).
 func (w *Watcher) EndLoad() {
 	w.sampleMu.Lock()
 	defer w.sampleMu.Unlock()
-	defer func() {
-		unwatched := w.sampler.unwatched(context.Background())
-		w.mu.Lock()
-		w.unwatched = unwatched
-		w.mu.Unlock()
-	}()
 	w.sampleLocked(func(r reading) {
 		if w.loading {
 			w.loading, w.loaded, w.cpuEnd, w.loadEnd = false, true, w.lastCPU, time.Now()
