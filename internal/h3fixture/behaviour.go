@@ -50,8 +50,9 @@ type Behaviour struct {
 	MaxStreams int64
 
 	// RejectEvery resets every RejectEvery-th stream with
-	// H3_REQUEST_REJECTED (both directions) without reading it: counted by
-	// Rejected, not by Requests.
+	// H3_REQUEST_REJECTED (both directions) without reading its request (a
+	// byte at most): counted by Rejected (Withdrawn if the client cancelled
+	// it first), not by Requests.
 	RejectEvery int
 	// ResetEvery resets every ResetEvery-th stream, once its HEADERS are
 	// read (counted by Requests), with ResetCode in both directions
@@ -69,7 +70,8 @@ type Behaviour struct {
 	// GoAwayAfter sends, once a connection has accepted GoAwayAfter
 	// request streams, GOAWAY on the control stream with the id of the
 	// next stream (the last one accepted + 4). It rejects each stream at or
-	// above that id with H3_REQUEST_REJECTED (counted by Rejected), serves
+	// above that id with H3_REQUEST_REJECTED (counted by Rejected, or by
+	// Withdrawn if the client cancelled it first), serves
 	// the ones below it as usual, and once they are finished and the
 	// client has acknowledged each FIN or reset the server sent on them,
 	// waits 500 ms more for the client's readers (quic-go fails a stream

@@ -59,9 +59,12 @@ func (c *conn) answer(str *quic.Stream) {
 	}
 }
 
-// reject resets a stream, unread, with H3_REQUEST_REJECTED, unless the
-// client withdrew it first. It may wait for the stream's first frame
-// (withdrawWait at most): it runs on its own goroutine or a stream's.
+// reject resets a stream with H3_REQUEST_REJECTED, its request unread (a
+// byte at most), unless the client withdrew it first. It may wait for the
+// stream's first frame (withdrawWait at most): it runs on its own
+// goroutine or a stream's. A stream whose connection closes meanwhile is
+// counted rejected too, though no reset can leave: its client sees the
+// close on a stream at or above the GOAWAY's id, unprocessed all the same.
 func (c *conn) reject(str *quic.Stream) {
 	if withdrawn(str) {
 		c.s.counts.withdrawn.Add(1)
@@ -81,12 +84,13 @@ func closedByClient(err error) bool {
 }
 
 // withdrawn reports whether the client reset str with H3_REQUEST_CANCELLED
-// before sending a byte on it: a request it withdrew, as a client may do
-// with a stream it opened at or above a GOAWAY's id (RFC 9114 §5.2), which
-// is no request to reject. It reads one byte at most. quic-go lets a
-// stream be accepted before the frame that opened it is handled, so it
-// waits for that frame, withdrawWait at most (a stream still silent by
-// then is rejected).
+// before the server read a byte of it (quic-go drops data a reset
+// overtakes): a request it withdrew, as a client may do with a stream it
+// opened at or above a GOAWAY's id (RFC 9114 §5.2), which is no request to
+// reject. pummel withdraws such a stream before writing to it. It reads
+// one byte at most. quic-go lets a stream be accepted before the frame
+// that opened it is handled, so it waits for that frame, withdrawWait at
+// most (a stream still silent by then is rejected).
 func withdrawn(str *quic.Stream) bool {
 	_ = str.SetReadDeadline(time.Now().Add(withdrawWait))
 	n, err := str.Read(make([]byte, 1))

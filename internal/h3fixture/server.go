@@ -118,8 +118,9 @@ func (s *Server) Resets() int64 { return s.counts.resets.Load() }
 func (s *Server) Rejected() int64 { return s.counts.rejected.Load() }
 
 // Withdrawn returns the streams Rejected would have counted that the
-// client reset with H3_REQUEST_CANCELLED before sending a byte: requests
-// it took back (RFC 9114 §5.2 lets it, above a GOAWAY's id), none sent.
+// client reset with H3_REQUEST_CANCELLED before the server read a byte of
+// them: requests it took back (RFC 9114 §5.2 lets it, above a GOAWAY's
+// id).
 func (s *Server) Withdrawn() int64 { return s.counts.withdrawn.Load() }
 
 // Stalled returns the streams StallEvery left unanswered.
