@@ -2,6 +2,8 @@ package export
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -116,6 +118,7 @@ func (q *queue) deliver(batch []*Snapshot) {
 	for q.mayPush() {
 		ctx, cancel := context.WithTimeout(q.stop, pushTimeout)
 		err := q.sink.Push(ctx, batch)
+		err = q.unanswered(ctx, err)
 		cancel()
 		if err == nil {
 			q.mu.Lock()
@@ -131,6 +134,20 @@ func (q *queue) deliver(batch []*Snapshot) {
 	q.mu.Lock()
 	q.drop(batch)
 	q.mu.Unlock()
+}
+
+// unanswered says why a push that ended with its context failed: the
+// sink did not answer within pushTimeout, or before the close's deadline
+// (the context's own words, "context canceled", would not tell). Other
+// errors pass as they are.
+func (q *queue) unanswered(ctx context.Context, err error) error {
+	switch {
+	case err == nil || ctx.Err() == nil:
+		return err
+	case q.stop.Err() != nil:
+		return errors.New("no answer before the run's end")
+	}
+	return fmt.Errorf("no answer within %s", pushTimeout)
 }
 
 // mayPush reports whether a push may start: not after the close's

@@ -110,8 +110,8 @@ func TestQueueNeverHoldsTheLoad(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Close took %v for a deadline of 200ms", d)
 	}
-	if got.Dropped != n || got.Pushed != 0 || !got.Short {
-		t.Errorf("report %+v, want all %d dropped", got, n)
+	if got.Dropped != n || got.Pushed != 0 || !got.Short || got.LastError != "no answer before the run's end" {
+		t.Errorf("report %+v, want all %d dropped, the push cut by the run's end", got, n)
 	}
 }
 
