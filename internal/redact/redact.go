@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/base64"
 	"net/url"
 	"strings"
 )
@@ -60,13 +61,22 @@ func (s *Secrets) url(u string, refs bool) string {
 
 // userinfo remembers the user name and password of a URL's userinfo: a
 // user name alone is a credential too (http://TOKEN@host/ sends TOKEN as
-// Basic credentials).
+// Basic credentials). It remembers the Basic credentials the URL sends
+// too (base64 of user:password, unescaped), which a server may echo.
 func (s *Secrets) userinfo(info string) {
 	s.addEscaped(info)
-	if user, pass, ok := strings.Cut(info, ":"); ok {
+	user, pass, ok := strings.Cut(info, ":")
+	if ok {
 		s.addEscaped(user)
 		s.addEscaped(pass)
 	}
+	if u, err := url.PathUnescape(user); err == nil {
+		user = u
+	}
+	if p, err := url.PathUnescape(pass); err == nil {
+		pass = p
+	}
+	s.remember(base64.StdEncoding.EncodeToString([]byte(user + ":" + pass)))
 }
 
 // pairs redacts the secret values of name=value pairs joined by "&", in

@@ -117,6 +117,8 @@ func TestSecretsText(t *testing.T) {
 		{"it's a cab", "it's a cab"},
 		{"/tmp/secret.lua:3: bad", "/tmp/secret.lua:3: bad"},
 		{"-H/--header: \"Accept\" is fine", "-H/--header: \"Accept\" is fine"},
+		{"got Basic dTpwYTU1 and dDBrM24tdXNlcjo=", "got Basic REDACTED and REDACTED"}, // u:pa55, t0k3n-user:
+		{"bad http://h/?sig=x1: for /w?token=y2); next", "bad http://h/?sig=REDACTED: for /w?token=REDACTED); next"},
 	}
 	for _, tt := range tests {
 		if got := s.Text(tt.in); got != tt.want {

@@ -66,7 +66,12 @@ func (s *Secrets) Text(t string) string {
 	last := 0
 	for _, w := range words(t, false) {
 		b.WriteString(t[last:w.start])
-		b.WriteString(s.word(t[w.start:w.end]))
+		// Prose punctuation after a word ("…?token=x):") is no part of
+		// it: redacting the word's last value must not take it along.
+		word := t[w.start:w.end]
+		core := strings.TrimRight(word, ".,:;)]}'\"")
+		b.WriteString(s.word(core))
+		b.WriteString(word[len(core):])
 		last = w.end
 	}
 	b.WriteString(t[last:])
