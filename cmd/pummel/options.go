@@ -203,11 +203,11 @@ func (o *options) shape(c *engine.Config) error {
 			err = fmt.Errorf("%w; %s", err, durationHint)
 		}
 		if err != nil || c.Duration == 0 {
-			return badFlag("-d/--duration", orMin(err, o.duration))
+			return badFlag("-d/--duration", orNeed(err, "a positive duration"))
 		}
 	}
 	if c.Timeout, err = parseDuration(o.timeout); err != nil || c.Timeout == 0 {
-		return badFlag("--timeout", orMin(err, o.timeout))
+		return badFlag("--timeout", orNeed(err, "a positive duration"))
 	}
 	c.NoKeepAlive = o.noKeepAlive
 	if n, err = parseCount(o.pipeline); err != nil || n < 1 {
