@@ -4,7 +4,6 @@ package measure
 
 import (
 	"bufio"
-	"net/url"
 	"os/exec"
 	"slices"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pummel-dev/pummel/engine"
-	"github.com/pummel-dev/pummel/internal/fixture"
 	"github.com/pummel-dev/pummel/proc"
 )
 
@@ -21,12 +18,7 @@ import (
 // the server: the result warns that the child's figures are left out,
 // naming it and the way to count it (TreeFlag), unless they are counted.
 func TestLoadWarnsOfChildrenLeftOut(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{})
-	u, err := url.Parse(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: 20, Duration: 20 * time.Second, Timeout: 5 * time.Second}
+	cfg := requestsToFixture(t, 20)
 	for _, tree := range []bool{false, true} {
 		cmd := exec.Command("sh", "-c", "sleep 30 & echo started; wait")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -17,12 +17,7 @@ import (
 // watched process gets its figures, in order, with its RSS over the load
 // only when asked for.
 func TestLoadAttachesEachProcesssFigures(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{})
-	u, err := url.Parse(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: 50, Duration: 20 * time.Second, Timeout: 5 * time.Second}
+	cfg := requestsToFixture(t, 50)
 	for _, points := range []int{0, 10} {
 		w, err := Attach([]int{os.Getpid(), os.Getpid()}, Options{WatchOptions: proc.WatchOptions{Every: 5 * time.Millisecond}, RSSPoints: points})
 		if err != nil {
@@ -60,11 +55,7 @@ func TestAttachFailsOnAProcessThatIsNotRunning(t *testing.T) {
 // the sampling goroutine takes, while the step's load is held open (Run
 // waits for OnMeasure) and again after the step.
 func TestStepKeepsWatching(t *testing.T) {
-	srv := fixture.New(t, fixture.Behaviour{})
-	u, err := url.Parse(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := requestsToFixture(t, 0)
 	w, err := Attach([]int{os.Getpid()}, Options{WatchOptions: proc.WatchOptions{Every: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +64,9 @@ func TestStepKeepsWatching(t *testing.T) {
 	pw := w.Watchers()[0]
 	for step := range 2 {
 		sampled := make(chan bool, 1)
-		cfg := engine.Config{URL: u, Connections: 1, Threads: 1, Requests: int64(20 * (step + 1)), Duration: 20 * time.Second, Timeout: 5 * time.Second,
-			OnMeasure: func(time.Time) { sampled <- sampledAfter(pw, len(pw.Series())) }}
+		cfg := base
+		cfg.Requests = int64(20 * (step + 1))
+		cfg.OnMeasure = func(time.Time) { sampled <- sampledAfter(pw, len(pw.Series())) }
 		res, err := w.Step(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -103,4 +95,16 @@ func sampledAfter(pw *proc.Watcher, n int) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// requestsToFixture starts a counting server and returns a load of n
+// requests to it on one connection.
+func requestsToFixture(t *testing.T, n int64) engine.Config {
+	t.Helper()
+	srv := fixture.New(t, fixture.Behaviour{})
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.Config{URL: u, Connections: 1, Threads: 1, Requests: n, Duration: 20 * time.Second, Timeout: 5 * time.Second}
 }
