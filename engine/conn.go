@@ -212,12 +212,16 @@ func (c *Conn) closedByServer(reset bool, now time.Time, pending []byte) {
 		c.Worker.addReconnect(c.Ticket.Phase)
 		return
 	}
-	c.Refused = c.Served == 0 && !c.Parser.Started()
 	if c.speaksHTTP2(pending, c.Partial) {
+		c.Refused = c.Served == 0 // it refuses HTTP/1.1: back off as from a refusal
 		c.Fail(Fail(record.Read, causeSpeaksHTTP2))
 		return
 	}
-	c.Fail(closeFailure(reset, c.Parser.Started()))
+	// Bytes of a head not yet whole (an HTTP/0.9 reply, garbage) began a
+	// response all the same: the server answered, so it refused nothing.
+	started := c.Parser.Started() || len(pending) > 0
+	c.Refused = c.Served == 0 && !started
+	c.Fail(closeFailure(reset, started))
 }
 
 // parseFailure classifies a response the parser refused; b holds the

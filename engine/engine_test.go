@@ -175,6 +175,7 @@ func TestFaultsAreCountedInTheirClass(t *testing.T) {
 		{"reset mid-response", fixture.Behaviour{ResetMidResponse: true}, 4, 0, record.Read, "reset "},
 		{"reset after two responses", fixture.Behaviour{ResetAfterResponses: 2}, 1, 8, record.Read, "reset "},
 		{"close mid-body", fixture.Behaviour{CloseMidBody: true}, 4, 0, record.Read, causeClosedMidResponse},
+		{"close mid-head", fixture.Behaviour{CloseMidHead: true}, 4, 0, record.Read, causeClosedMidResponse},
 		{"garbage", fixture.Behaviour{Garbage: true}, 4, 0, record.Read, "malformed response"},
 		{"closed before any response", fixture.Behaviour{RefuseAfterAccept: true}, 4, 0, record.Read, ""},
 	}
