@@ -217,9 +217,8 @@ func (c *Conn) closedByServer(reset bool, now time.Time, pending []byte) {
 		c.Fail(Fail(record.Read, causeSpeaksHTTP2))
 		return
 	}
-	// Bytes of a head not yet whole (an HTTP/0.9 reply, garbage) began a
-	// response all the same: the server answered, so it refused nothing.
-	started := c.Parser.Started() || len(pending) > 0
+	// A response begun, even a head not yet whole, is no refusal.
+	started := c.begun(pending)
 	c.Refused = c.Served == 0 && !started
 	c.Fail(closeFailure(reset, started))
 }

@@ -55,7 +55,7 @@ func (c *Conn) ReadFailed(err error, now time.Time, pending []byte) (backOff boo
 	c.Refused = false
 	switch {
 	case IsTimeout(err):
-		c.timedOut()
+		c.timedOut(pending)
 	case errors.Is(err, io.EOF):
 		c.closedByServer(false, now, pending)
 	case errors.Is(err, syscall.ECONNRESET):
@@ -78,7 +78,15 @@ func (c *Conn) IdleSeen(b []byte) {
 	c.Worker.addReconnect(c.Ticket.Phase)
 }
 
-// timedOut counts the requests in flight as timeouts.
-func (c *Conn) timedOut() {
-	c.Fail(timeoutFailure(c.Parser.Started()))
+// timedOut counts the requests in flight as timeouts, the first as a
+// partial response if its response had begun (begun).
+func (c *Conn) timedOut(pending []byte) {
+	c.Fail(timeoutFailure(c.begun(pending)))
+}
+
+// begun reports whether the response being read had begun: the parser is
+// past its head, or holds bytes of a head not yet whole (pending, read
+// and not parsed: an HTTP/0.9 reply, garbage, a head cut short).
+func (c *Conn) begun(pending []byte) bool {
+	return c.Parser.Started() || len(pending) > 0
 }

@@ -222,6 +222,20 @@ func TestStalledServerTimesOutAndTheRunEndsOnTime(t *testing.T) {
 	}
 }
 
+// A server that sends part of a head and then nothing times out as a
+// partial response on both transports: the server had begun to answer.
+func TestTimeoutMidHeadIsAPartialResponse(t *testing.T) {
+	for _, engine := range transports() {
+		t.Run(engine, func(t *testing.T) {
+			srv := fixture.New(t, fixture.Behaviour{StallMidHead: true})
+			res := runLoad(t, srv, Config{Engine: engine, Requests: 4, Connections: 2, Timeout: 200 * time.Millisecond})
+			if got := res.ErrorCauses["timeout"]["partial response"]; got != 4 || res.Errors.Total() != 4 {
+				t.Errorf("errors %v, want 4 timeouts as partial responses", res.ErrorCauses)
+			}
+		})
+	}
+}
+
 func TestUnreachableTarget(t *testing.T) {
 	u := &url.URL{Scheme: "http", Host: fixture.FreeAddr(t), Path: "/"}
 	_, err := Run(t.Context(), Config{URL: u, Connections: 2, Threads: 1, Duration: time.Second, Timeout: time.Second})

@@ -439,7 +439,7 @@ func (c *loopConn) expired() {
 		if c.read(); c.state != awaiting {
 			return
 		}
-		c.Conn.ReadFailed(os.ErrDeadlineExceeded, time.Now(), nil)
+		c.Conn.ReadFailed(os.ErrDeadlineExceeded, time.Now(), c.carry)
 	default:
 		c.Conn.ReadFailed(os.ErrDeadlineExceeded, time.Now(), nil)
 	}
