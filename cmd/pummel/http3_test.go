@@ -48,3 +48,15 @@ func TestHTTP3RefusedByTheServerExitsOne(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and one line naming %q", code, errOut, out, want)
 	}
 }
+
+// TestHTTP3UntrustedCertificateExitsOne: a certificate the client does not
+// trust ends an --http3 run with the line a TLS run over TCP prints, and
+// its advice.
+func TestHTTP3UntrustedCertificateExitsOne(t *testing.T) {
+	srv := h3fixture.Start(t, h3fixture.Behaviour{})
+	code, out, errOut := pummel(t.Context(), "--http3", "-c", "2", "-n", "10", srv.URL())
+	want := ": tls: failed to verify certificate: x509: certificate signed by unknown authority; to trust it, pass --cacert FILE"
+	if code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "CRYPTO_ERROR") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and one line with %q", code, errOut, out, want)
+	}
+}

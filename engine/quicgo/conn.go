@@ -267,11 +267,12 @@ func (s *session) closed() {
 // the hint that follows it), no answer at all.
 func dialError(err error) error {
 	var te *quic.TransportError
+	var cve *tls.CertificateVerificationError
 	switch {
 	case errors.As(err, &te) && te.ErrorCode == noApplicationProtocol:
 		return &engine.NoHTTP3Error{Cause: "the server offers no h3"}
-	case errors.As(err, new(*tls.CertificateVerificationError)):
-		return err
+	case errors.As(err, &cve):
+		return cve // as over TCP, without QUIC's "CRYPTO_ERROR 0x12a (local)" before it
 	case errors.As(err, &te) && te.ErrorCode.IsCryptoError():
 		return &engine.HandshakeError{Cause: "TLS handshake failed", Err: err}
 	case errors.As(err, new(*quic.IdleTimeoutError)), errors.As(err, new(*quic.HandshakeTimeoutError)):
