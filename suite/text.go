@@ -10,8 +10,8 @@ import (
 )
 
 // WriteText writes a short summary of r for the terminal: the modes'
-// startup and idle RSS, each operation's latency per mode, and the check
-// failures.
+// startup and idle RSS, each operation's latency per mode with its
+// thresholds and warnings, and the check failures.
 func WriteText(w io.Writer, r *Result) error {
 	mw := &markdownWriter{render.NewPrinter(w)}
 	mw.Printf("%s: %s per mode; modes %s\n\n", r.Name, english.Plural(r.RunsPerMode, "run"), strings.Join(r.Modes, ", "))
@@ -41,6 +41,7 @@ func WriteText(w io.Writer, r *Result) error {
 		mw.Printf("\n")
 		mw.aligned(rows)
 		mw.thresholds(r.Summary.Operations, op.Name)
+		mw.warnings(r.Summary.Operations, op.Name)
 	}
 	if r.CheckFailures > 0 {
 		mw.Printf("\n%s failed a check\n", english.Plural(int(r.CheckFailures), "response"))
@@ -86,6 +87,20 @@ func (mw *markdownWriter) thresholds(summaries []OperationSummary, op string) {
 		}
 		for _, t := range s.Thresholds {
 			mw.Printf("  %s: threshold %s %s (%s)\n", s.Mode, t.Expr, t.Outcome(), t.Value)
+		}
+	}
+}
+
+// warnings writes a line per warning of an operation, in each mode, so
+// that a saturated client or a launcher measured in the server's place is
+// seen without opening suite.md: "  fast: warning: …".
+func (mw *markdownWriter) warnings(summaries []OperationSummary, op string) {
+	for _, s := range summaries {
+		if s.Operation != op {
+			continue
+		}
+		for _, w := range s.Warnings {
+			mw.Printf("  %s: warning: %s\n", s.Mode, render.OneLine(w))
 		}
 	}
 }
