@@ -55,11 +55,7 @@ case $target in
 esac
 fromflag=()
 [ -n "$from" ] && fromflag=(--from "$from")
-if [ "$busy" = 1 ]; then
-  taskset -c 0 sh -c 'while :; do :; done' &
-  hog=$!
-  trap 'kill "$hog" 2>/dev/null; bench_cleanup' EXIT
-fi
+[ "$busy" = 1 ] && bench_hog 0
 
 # search N: one capacity search, its JSON to $work/capacity-N.json.
 search() {

@@ -26,6 +26,7 @@ while getopts "r:d:R:b:o:" opt; do
     *) bench_usage; exit 2 ;;
   esac
 done
+case $hogcpu in "" | 0 | 1) ;; *) echo "$0: -b takes 0 or 1 (the CPU to keep busy)" >&2; exit 2 ;; esac
 
 bench_need nginx:nginx taskset:util-linux curl:curl /usr/bin/time:time prometheus:prometheus
 bench_setup
@@ -39,7 +40,7 @@ taskset -c 1 prometheus --config.file="$work/prom/prometheus.yml" --storage.tsdb
   --web.listen-address="127.0.0.1:$prom_port" --web.enable-remote-write-receiver \
   --enable-feature=native-histograms >"$work/prom/log" 2>&1 &
 prom_pid=$!
-trap 'kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null; bench_cleanup' EXIT
+trap 'kill "$prom_pid" 2>/dev/null || true; wait "$prom_pid" 2>/dev/null || true; bench_cleanup' EXIT
 for _ in $(seq 100); do curl -sf "127.0.0.1:$prom_port/-/ready" >/dev/null && break; sleep 0.1; done
 curl -sf "127.0.0.1:$prom_port/-/ready" >/dev/null || { echo "$0: prometheus did not start:" >&2; cat "$work/prom/log" >&2; exit 1; }
 export_flags="--export prometheus=http://127.0.0.1:$prom_port/api/v1/write"

@@ -26,11 +26,7 @@ done
 bench_need nginx:nginx wrk:wrk taskset:util-linux curl:curl perf:linux-perf
 SYMBOLS=1 bench_setup # pummel with its symbol table, so that samples name Go functions
 bench_nginx 18097
-if [ -n "$slow" ]; then
-  taskset -c 1 sh -c 'while :; do :; done' &
-  busy=$!
-  trap 'kill "$busy" 2>/dev/null || true; bench_cleanup' EXIT
-fi
+[ -z "$slow" ] || bench_hog 1
 
 tools="pummel wrk"
 [ -n "$depth" ] && tools="pummel-pipeline wrk-pipeline"

@@ -29,30 +29,30 @@ bench_setup() {
   trap bench_cleanup EXIT
 }
 
+# bench_cleanup ends what the script started, by PID, and removes $work.
+# It runs as the EXIT trap, where set -e still holds: a process already
+# gone must not end it halfway, so no kill or wait may fail it.
 bench_cleanup() {
-  if [ -n "${hog:-}" ]; then
-    kill "$hog" 2>/dev/null
-    wait "$hog" 2>/dev/null || true # ended by the signal: not the script's failure
-  fi
-  if [ -n "${nginx_master:-}" ]; then
-    kill "$nginx_master" 2>/dev/null
-    wait "$nginx_master" 2>/dev/null
-  fi
-  if [ -n "${caddy_pid:-}" ]; then
-    kill "$caddy_pid" 2>/dev/null
-    wait "$caddy_pid" 2>/dev/null
-  fi
+  local pid
+  for pid in "${hog:-}" "${nginx_master:-}" "${caddy_pid:-}"; do
+    [ -n "$pid" ] || continue
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 
 # bench_hog CPU keeps CPU busy for the rest of the script: a busy loop
-# pinned to it, ended by bench_cleanup (by its PID, $hog) and by itself
-# after an hour should the script be killed. bench_hog_note says so, for a
-# footer.
+# pinned to it, ended by bench_cleanup (by its PID, $hog), and by itself
+# once the script is gone (killed before its trap could run). It fails the
+# script when the loop does not start (a CPU taskset refuses).
+# bench_hog_note says so, for a footer.
 bench_hog() {
   hog_cpu=$1
-  taskset -c "$hog_cpu" bash -c 'while [ "$SECONDS" -lt 3600 ]; do :; done' &
+  taskset -c "$hog_cpu" bash -c 'while kill -0 "$1" 2>/dev/null; do for ((i = 0; i < 100000; i++)); do :; done; done' bench_hog $$ &
   hog=$!
+  sleep 0.1
+  kill -0 "$hog" 2>/dev/null || { echo "$0: no busy loop on CPU $hog_cpu" >&2; exit 2; }
 }
 bench_hog_note() {
   case ${hog_cpu:-} in
