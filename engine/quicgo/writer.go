@@ -36,8 +36,8 @@ type submission struct {
 	n    int   // bytes written
 	err  error // of the stream's opening, or of the write
 	sent time.Time
-	// blocked is set when the request could not be written at once: the
-	// lane writes it (writeAll).
+	// blocked is set when the request may not be written at once (it
+	// is above packetBuffer): the lane writes it (writeAll).
 	blocked bool
 	done    chan struct{} // capacity 1
 }
@@ -46,9 +46,11 @@ func newWriter() *writer { return &writer{kick: make(chan struct{}, 1)} }
 
 // packetBuffer is the most a Write on a new stream hands quic-go without
 // waiting (its MaxPacketBufferSize: it copies that much into the stream's
-// next frame and returns). A larger request goes by TryWriteAll, which
-// never waits but sends fewer requests per datagram: 1.57 against 1.50
-// datagrams per request at --streams 16 for every request, paired runs.
+// next frame and returns). A larger request is left to its lane, which
+// may wait for the server's flow control alone. (quic-go's TryWriteAll
+// would not wait, but copies the whole request into a frame of its own,
+// and sent more datagrams per request when tried for every request: 1.57
+// against 1.50 at --streams 16, paired runs.)
 const packetBuffer = 1452
 
 // errDraining is a stream not opened on a connection the server sent a
@@ -93,7 +95,8 @@ func (w *writer) run(quit <-chan struct{}) {
 }
 
 // write opens sub's stream and writes its request, if quic-go takes it at
-// once; else it leaves the write to the lane (blocked).
+// once (up to packetBuffer); else it leaves the write to the lane
+// (blocked).
 func (sub *submission) write() {
 	if sub.s.goAway.Load() != 0 { // a GOAWAY came since the lane took the connection: no new stream
 		sub.err = errDraining
@@ -110,18 +113,11 @@ func (sub *submission) write() {
 	}
 	sub.sent = time.Now()
 	sub.str.SetDeadline(sub.sent.Add(sub.l.Load.Config.Timeout)) //nolint:errcheck // always nil
-	if len(sub.req.Wire()) <= packetBuffer {
-		sub.closed(sub.str.Write(sub.req.Wire()))
+	if len(sub.req.Wire()) > packetBuffer {
+		sub.blocked = true // a packet of its own at least: little to batch
 		return
 	}
-	switch err := sub.str.TryWriteAll(sub.req.Wire()); {
-	case err == nil:
-		sub.closed(len(sub.req.Wire()), nil)
-	case errors.Is(err, quic.ErrWouldBlock):
-		sub.blocked = true
-	default: // TryWriteAll queues all or nothing
-		sub.closed(0, err)
-	}
+	sub.closed(sub.str.Write(sub.req.Wire()))
 }
 
 // writeAll writes a request the writer left to the lane, waiting for the
