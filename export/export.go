@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,10 +70,12 @@ func ParseSink(s string, o SinkOptions) (Sink, error) {
 	kind, target, ok := strings.Cut(s, "=")
 	newSink, known := sinkKinds[kind]
 	switch {
-	case !ok: // s may be a URL, credentials and all: not repeated
-		return nil, fmt.Errorf("the argument is not KIND=URL: the kinds are %s (example: prometheus=http://127.0.0.1:9090/api/v1/write)", strings.Join(Kinds(), ", "))
-	case !known:
-		return nil, fmt.Errorf("%q is not KIND=URL: the kinds are %s (example: prometheus=http://127.0.0.1:9090/api/v1/write)", kind, strings.Join(Kinds(), ", "))
+	case !ok || !known:
+		what := "the argument" // a URL, credentials and all (user:pw@host/?x=1 cuts at its "="): not repeated
+		if ok && labelNamePattern.MatchString(kind) {
+			what = strconv.Quote(kind) // a word: a kind misspelt
+		}
+		return nil, fmt.Errorf("%s is not KIND=URL: the kinds are %s (example: prometheus=http://127.0.0.1:9090/api/v1/write)", what, strings.Join(Kinds(), ", "))
 	case target == "":
 		return nil, fmt.Errorf("%s= needs a URL", kind)
 	}

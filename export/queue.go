@@ -47,7 +47,8 @@ type queue struct {
 	mu      sync.Mutex // guards every field below
 	pending []*Snapshot
 	closing bool
-	// closingFails counts the failed pushes since close began.
+	// closingFails counts the failed pushes since close began that may
+	// pass if tried again.
 	closingFails int
 	pushed       int64
 	dropped      int64
@@ -165,10 +166,11 @@ func (q *queue) failed(err error) bool {
 	defer q.mu.Unlock()
 	q.failures++
 	q.lastError = err.Error()
-	if q.closing {
+	permanent := isPermanent(err)
+	if q.closing && !permanent { // a batch refused for good costs the others nothing
 		q.closingFails++
 	}
-	return !isPermanent(err)
+	return !permanent
 }
 
 // sleep waits d, cut to minBackoff once close begins; it reports false

@@ -163,6 +163,31 @@ func TestQueueGivesUpSoonOnceClosing(t *testing.T) {
 	}
 }
 
+// TestQueueCloseSparesABatchRefusedForGood: at close, a batch the sink
+// refuses for good (a 400) does not spend the closing attempts of the
+// next: the load's last snapshot, refused once and then taken, arrives.
+func TestQueueCloseSparesABatchRefusedForGood(t *testing.T) {
+	f := &fakeSink{fail: func(n int) error {
+		switch n {
+		case 0:
+			return Permanent(errors.New("HTTP 400: out of order sample"))
+		case 1:
+			return errors.New("connection refused")
+		}
+		return nil
+	}}
+	e := New(Options{Sinks: []Sink{f}})
+	e.queues[0].mu.Lock() // all queued before the queue's goroutine takes any: two batches
+	for _, snap := range snaps(maxBatch+1, true) {
+		e.queues[0].pending = append(e.queues[0].pending, snap)
+	}
+	e.queues[0].mu.Unlock()
+	got := e.Close(10 * time.Second)[0]
+	if got.Dropped != maxBatch || got.Pushed != 1 || got.Short {
+		t.Errorf("report %+v: want the first batch dropped, the last snapshot delivered", got)
+	}
+}
+
 // TestQueueCloseCutsABackoffShort: a sink down long enough for the
 // back-off to reach seconds still costs the end of a run about a quarter
 // of a second: the back-off under way is cut short, and the closing

@@ -56,6 +56,7 @@ func TestExportBadInputExitsTwo(t *testing.T) {
 	}{
 		{"unknown sink", []string{"--export", "foo=http://127.0.0.1:9/"}, `--export: "foo" is not KIND=URL: the kinds are prometheus`},
 		{"no kind", []string{"--export", "http://127.0.0.1:9/"}, "--export: "},
+		{"no kind, an = in the URL", []string{"--export", "u:s3cret@127.0.0.1:9/w?x=1"}, "--export: the argument is not KIND=URL"},
 		{"bad URL", []string{"--export", "prometheus=ftp://u:s3cret@127.0.0.1:9/"}, `--export: prometheus: the scheme is "ftp"`},
 		{"no URL", []string{"--export", "prometheus="}, "--export: prometheus= needs a URL"},
 		{"bad label", []string{"--export", "prometheus=http://127.0.0.1:9/", "--export-label", "a-b=c"}, "--export-label: "},
