@@ -213,7 +213,7 @@ func (c *Conn) closedByServer(reset bool, now time.Time, pending []byte) {
 		return
 	}
 	if c.speaksHTTP2(pending, c.Partial) {
-		c.Refused = c.Served == 0 // it refuses HTTP/1.1: back off as from a refusal
+		c.Refused = true // the first response (speaksHTTP2 asks it): it refuses HTTP/1.1, so back off
 		c.Fail(Fail(record.Read, causeSpeaksHTTP2))
 		return
 	}

@@ -243,9 +243,10 @@ func (s *Session) blockEnd() error {
 	return nil
 }
 
-// maxKeptHeaders bounds the header fields kept of one response, however
-// many a server sends.
-const maxKeptHeaders = 256
+// MaxKeptHeaders bounds the header fields kept of one response (for a
+// script's response()), however many a server sends; HTTP/3's reader
+// keeps as many.
+const MaxKeptHeaders = 256
 
 // emit takes a decoded header field of the block being read.
 func (s *Session) emit(f hpack.HeaderField) {
@@ -267,7 +268,7 @@ func (s *Session) emit(f hpack.HeaderField) {
 	}
 	if s.opts.KeepHeaders && s.hdr.slot >= 0 && s.slots[s.hdr.slot].id == s.hdr.id {
 		st := &s.slots[s.hdr.slot]
-		if len(st.headers) < maxKeptHeaders {
+		if len(st.headers) < MaxKeptHeaders {
 			st.headers = append(st.headers, f)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/pummel-dev/pummel/engine/h2"
 	"github.com/quic-go/qpack"
 	"github.com/quic-go/quic-go/quicvarint"
 	"golang.org/x/net/http2/hpack"
@@ -32,15 +33,11 @@ type Reader struct {
 	// is a partial response.
 	Started bool
 	// KeepHeaders keeps the final response's header fields in Headers
-	// (for a script's response()), at most maxKeptHeaders of them, in
+	// (for a script's response()), at most h2.MaxKeptHeaders of them, in
 	// HTTP/2's type, as the script's hooks take them.
 	KeepHeaders bool
 	Headers     []hpack.HeaderField
 }
-
-// maxKeptHeaders bounds the header fields Headers keeps of one response,
-// however many a server sends.
-const maxKeptHeaders = 256
 
 // counter counts the bytes read through it.
 type counter struct {
@@ -167,7 +164,7 @@ func (r *Reader) headers(n uint64) (status int, length int64, err error) {
 				return 0, -1, protocolError(MessageError, "a response with content-length %q", f.Value)
 			}
 		}
-		if r.KeepHeaders && !f.IsPseudo() && len(r.Headers) < maxKeptHeaders {
+		if r.KeepHeaders && !f.IsPseudo() && len(r.Headers) < h2.MaxKeptHeaders {
 			r.Headers = append(r.Headers, hpack.HeaderField{Name: f.Name, Value: f.Value})
 		}
 	}
