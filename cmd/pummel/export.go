@@ -24,10 +24,6 @@ type exportOptions struct {
 	interval   string          // --export-interval
 	labels     cli.StringSlice // --export-label k=v
 	histograms string          // --export-histograms native|classic
-	// given names the flags above given on the command line (in the
-	// order exportFlags lists them), default values or not: each needs
-	// --export.
-	given []string
 }
 
 // Histogram kinds, as --export-histograms names them.
@@ -39,18 +35,9 @@ const (
 func exportFlags(o *exportOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "export", Destination: &o.sinks, Usage: "push live figures to `prometheus=URL` (a remote-write endpoint) every --export-interval and at the end (repeatable)"},
-		&cli.StringFlag{Name: "export-interval", Value: export.DefaultInterval.String(), Destination: &o.interval, Action: give[string](o, "--export-interval"), Usage: "with --export: push every `D`, a whole number of seconds"},
-		&cli.StringSliceFlag{Name: "export-label", Destination: &o.labels, Action: give[[]string](o, "--export-label"), Usage: "with --export: add the label `NAME=VALUE` to every series (repeatable; run=NAME names the run)"},
-		&cli.StringFlag{Name: "export-histograms", Value: histogramsNative, Destination: &o.histograms, Action: give[string](o, "--export-histograms"), Usage: "with --export: latency as `native` histograms, or classic (le buckets) for a server without them"},
-	}
-}
-
-// give returns a flag's action (run when the flag is given) that records
-// flag in o.given.
-func give[V any](o *exportOptions, flag string) func(*cli.Context, V) error {
-	return func(*cli.Context, V) error {
-		o.given = append(o.given, flag)
-		return nil
+		&cli.StringFlag{Name: "export-interval", Value: export.DefaultInterval.String(), Destination: &o.interval, Usage: "with --export: push every `D`, a whole number of seconds"},
+		&cli.StringSliceFlag{Name: "export-label", Destination: &o.labels, Usage: "with --export: add the label `NAME=VALUE` to every series (repeatable; run=NAME names the run)"},
+		&cli.StringFlag{Name: "export-histograms", Value: histogramsNative, Destination: &o.histograms, Usage: "with --export: latency as `native` histograms, or classic (le buckets) for a server without them"},
 	}
 }
 
@@ -71,10 +58,12 @@ const closeTimeout = 5 * time.Second
 // made up here, unless --export-label run=NAME gives it: the same for
 // every part of a sharded load that shares an absolute --start-at, else
 // random.
-func (o *exportOptions) plan(cfg engine.Config, rec *commandLine) (*exportPlan, error) {
+func (o *exportOptions) plan(c *cli.Context, cfg engine.Config, rec *commandLine) (*exportPlan, error) {
 	if len(o.sinks.Value()) == 0 {
-		if len(o.given) > 0 {
-			return nil, usageError{o.given[0] + ": nothing to export without --export prometheus=URL"}
+		for _, flag := range []string{"export-interval", "export-label", "export-histograms"} {
+			if c.IsSet(flag) { // given, at its default value or not
+				return nil, usageError{"--" + flag + ": nothing to export without --export prometheus=URL"}
+			}
 		}
 		return nil, nil
 	}

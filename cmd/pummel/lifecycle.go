@@ -53,7 +53,7 @@ func (l *loader) prepare(c *cli.Context, outs []output, rules sessionRules) (*se
 	if err := checkOutputs(outs); err != nil {
 		return nil, err
 	}
-	if l.export, err = l.opts.export.plan(s.cfg, l.rec); err != nil {
+	if l.export, err = l.opts.export.plan(c, s.cfg, l.rec); err != nil {
 		return nil, err
 	}
 	if s.plan, err = l.opts.watchPlan(s.cfg.ConnectTo); err != nil {

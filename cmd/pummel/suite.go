@@ -68,7 +68,7 @@ func (o *suiteOptions) run(c *cli.Context, path string, rec *commandLine, stdout
 	if !o.quiet {
 		opt.Progress = stderr
 	}
-	plan, err := o.export.plan(engine.Config{}, rec)
+	plan, err := o.export.plan(c, engine.Config{}, rec)
 	if err != nil {
 		return err
 	}
