@@ -40,8 +40,7 @@ func WriteText(w io.Writer, r *Result) error {
 		}
 		mw.Printf("\n")
 		mw.aligned(rows)
-		mw.thresholds(r.Summary.Operations, op.Name)
-		mw.warnings(r.Summary.Operations, op.Name)
+		mw.operationNotes(r.Summary.Operations, op.Name)
 	}
 	if r.CheckFailures > 0 {
 		mw.Printf("\n%s failed a check\n", english.Plural(int(r.CheckFailures), "response"))
@@ -78,26 +77,17 @@ func (mw *markdownWriter) aligned(rows [][]string) {
 	}
 }
 
-// thresholds writes a line per threshold of an operation, in each mode:
-// "  fast: threshold p99<20ms ok (1.2ms)".
-func (mw *markdownWriter) thresholds(summaries []OperationSummary, op string) {
+// operationNotes writes a line per threshold of an operation, then per warning, in
+// each mode: "  fast: threshold p99<20ms ok (1.2ms)", "  slow: warning: …",
+// so that a saturated client or a launcher measured in the server's place
+// is seen without opening suite.md.
+func (mw *markdownWriter) operationNotes(summaries []OperationSummary, op string) {
 	for _, s := range summaries {
 		if s.Operation != op {
 			continue
 		}
 		for _, t := range s.Thresholds {
 			mw.Printf("  %s: threshold %s %s (%s)\n", s.Mode, t.Expr, t.Outcome(), t.Value)
-		}
-	}
-}
-
-// warnings writes a line per warning of an operation, in each mode, so
-// that a saturated client or a launcher measured in the server's place is
-// seen without opening suite.md: "  fast: warning: …".
-func (mw *markdownWriter) warnings(summaries []OperationSummary, op string) {
-	for _, s := range summaries {
-		if s.Operation != op {
-			continue
 		}
 		for _, w := range s.Warnings {
 			mw.Printf("  %s: warning: %s\n", s.Mode, render.OneLine(w))
