@@ -77,7 +77,11 @@ func (c *client) readServerStreams() {
 	}
 	br := bufio.NewReader(str)
 	typ, err := quicvarint.Read(br)
-	if err != nil { // the connection ended before the type came: the test's own close, when it got its answers first
+	switch {
+	case errors.Is(err, io.EOF), errors.As(err, new(*quic.StreamError)):
+		c.t.Errorf("server's first unidirectional stream ended before its type: %v", err)
+		return
+	case err != nil: // the connection ended before the type came: the test's own close, or the server's
 		return
 	}
 	if typ != streamControl {
