@@ -178,9 +178,7 @@ func TestQueueCloseSparesABatchRefusedForGood(t *testing.T) {
 	}}
 	e := New(Options{Sinks: []Sink{f}})
 	e.queues[0].mu.Lock() // all queued before the queue's goroutine takes any: two batches
-	for _, snap := range snaps(maxBatch+1, true) {
-		e.queues[0].pending = append(e.queues[0].pending, snap)
-	}
+	e.queues[0].pending = append(e.queues[0].pending, snaps(maxBatch+1, true)...)
 	e.queues[0].mu.Unlock()
 	got := e.Close(10 * time.Second)[0]
 	if got.Dropped != maxBatch || got.Pushed != 1 || got.Short {
